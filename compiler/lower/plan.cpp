@@ -1,0 +1,140 @@
+#include "compiler/lower/plan.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace seam::plan {
+
+const char* to_string(AttachKind k) {
+  switch (k) {
+    case AttachKind::Uprobe: return "uprobe";
+    case AttachKind::Uretprobe: return "uretprobe";
+    case AttachKind::Usdt: return "usdt";
+    case AttachKind::Tracepoint: return "tracepoint";
+    case AttachKind::RawTracepoint: return "raw_tracepoint";
+    case AttachKind::TpBtf: return "tp_btf";
+    case AttachKind::Kprobe: return "kprobe";
+    case AttachKind::Kretprobe: return "kretprobe";
+    case AttachKind::Fentry: return "fentry";
+    case AttachKind::Fexit: return "fexit";
+    case AttachKind::PerfEvent: return "perf_event";
+  }
+  return "?";
+}
+
+const char* to_string(Feature f) {
+  switch (f) {
+    case Feature::Uprobe: return "uprobe";
+    case Feature::Tracepoint: return "tracepoint";
+    case Feature::RawTracepoint: return "raw_tracepoint";
+    case Feature::TpBtf: return "tp_btf";
+    case Feature::Kprobe: return "kprobe";
+    case Feature::Fentry: return "fentry";
+    case Feature::PerfEvent: return "perf_event";
+    case Feature::Usdt: return "usdt";
+  }
+  return "?";
+}
+
+const char* to_string(FieldType t) {
+  switch (t) {
+    case FieldType::U8: return "u8";
+    case FieldType::U16: return "u16";
+    case FieldType::U32: return "u32";
+    case FieldType::U64: return "u64";
+    case FieldType::I8: return "i8";
+    case FieldType::I16: return "i16";
+    case FieldType::I32: return "i32";
+    case FieldType::I64: return "i64";
+    case FieldType::Ptr: return "ptr";
+    case FieldType::Bool: return "bool";
+    case FieldType::Str: return "str";
+    case FieldType::UStack: return "ustack";
+    case FieldType::KStack: return "kstack";
+  }
+  return "?";
+}
+
+const char* to_string(Severity s) {
+  switch (s) {
+    case Severity::Info: return "info";
+    case Severity::Warning: return "warning";
+    case Severity::Error: return "error";
+    case Severity::Critical: return "critical";
+  }
+  return "?";
+}
+
+NLOHMANN_JSON_SERIALIZE_ENUM(AttachKind, {{AttachKind::Uprobe, "uprobe"},
+                                          {AttachKind::Uretprobe, "uretprobe"},
+                                          {AttachKind::Usdt, "usdt"},
+                                          {AttachKind::Tracepoint, "tracepoint"},
+                                          {AttachKind::RawTracepoint, "raw_tracepoint"},
+                                          {AttachKind::TpBtf, "tp_btf"},
+                                          {AttachKind::Kprobe, "kprobe"},
+                                          {AttachKind::Kretprobe, "kretprobe"},
+                                          {AttachKind::Fentry, "fentry"},
+                                          {AttachKind::Fexit, "fexit"},
+                                          {AttachKind::PerfEvent, "perf_event"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(Feature, {{Feature::Uprobe, "uprobe"},
+                                       {Feature::Tracepoint, "tracepoint"},
+                                       {Feature::RawTracepoint, "raw_tracepoint"},
+                                       {Feature::TpBtf, "tp_btf"},
+                                       {Feature::Kprobe, "kprobe"},
+                                       {Feature::Fentry, "fentry"},
+                                       {Feature::PerfEvent, "perf_event"},
+                                       {Feature::Usdt, "usdt"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(FieldType, {{FieldType::U8, "u8"},
+                                         {FieldType::U16, "u16"},
+                                         {FieldType::U32, "u32"},
+                                         {FieldType::U64, "u64"},
+                                         {FieldType::I8, "i8"},
+                                         {FieldType::I16, "i16"},
+                                         {FieldType::I32, "i32"},
+                                         {FieldType::I64, "i64"},
+                                         {FieldType::Ptr, "ptr"},
+                                         {FieldType::Bool, "bool"},
+                                         {FieldType::Str, "str"},
+                                         {FieldType::UStack, "ustack"},
+                                         {FieldType::KStack, "kstack"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(FieldUnit, {{FieldUnit::None, "none"}, {FieldUnit::Ns, "ns"}, {FieldUnit::Bytes, "bytes"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(Severity, {{Severity::Info, "info"},
+                                        {Severity::Warning, "warning"},
+                                        {Severity::Error, "error"},
+                                        {Severity::Critical, "critical"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(MapType, {{MapType::Hash, "hash"},
+                                       {MapType::LruHash, "lru_hash"},
+                                       {MapType::Array, "array"},
+                                       {MapType::PercpuArray, "percpu_array"},
+                                       {MapType::Ringbuf, "ringbuf"},
+                                       {MapType::StackTrace, "stack_trace"}})
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LibraryPattern, executable, glob)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Library, name, module, patterns, path)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Attachment, program, kind, feature, library, symbols, offset,
+                                                category, name, perf_type, perf_config, perf_period,
+                                                perf_frequency, fallback, is_fallback, rules, origin)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Field, name, type, unit, offset, size, enum_name)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Record, rule_id, size, fields)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MessagePart, is_field, text)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Rule, id, name, file, line, severity, event, message, with,
+                                                limit_count, limit_per_ns, windowed)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Map, name, type, key_size, value_size, max_entries, purpose)
+
+void to_json(nlohmann::json& j, const Plan& p) {
+  j = nlohmann::json{{"libraries", p.libraries}, {"attachments", p.attachments}, {"maps", p.maps},
+                     {"rules", p.rules},         {"records", p.records},         {"ringbuf_map", p.ringbuf_map},
+                     {"drops_map", p.drops_map}, {"ringbuf_bytes", p.ringbuf_bytes}};
+}
+
+void from_json(const nlohmann::json& j, Plan& p) {
+  j.at("libraries").get_to(p.libraries);
+  j.at("attachments").get_to(p.attachments);
+  j.at("maps").get_to(p.maps);
+  j.at("rules").get_to(p.rules);
+  j.at("records").get_to(p.records);
+  j.at("ringbuf_map").get_to(p.ringbuf_map);
+  j.at("drops_map").get_to(p.drops_map);
+  j.at("ringbuf_bytes").get_to(p.ringbuf_bytes);
+}
+
+}  // namespace seam::plan

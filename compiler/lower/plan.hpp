@@ -1,0 +1,135 @@
+#pragma once
+// The probe plan: the contract between the compiler and the runtime. Lowering builds it from
+// the checked AST; codegen turns it into BPF C; the runtime attaches what it names and decodes
+// records with its layout alone (to_json/from_json below), never with rule-specific code.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace seam::plan {
+
+// Where a uprobe's library comes from: file-name globs on the host and in containers.
+struct LibraryPattern {
+  bool executable = false;  // match the main program's file (statically linked interpreters)
+  std::string glob;         // matched against the file's base name: "libcudart.so*"
+};
+
+struct Library {
+  std::string name;  // the alias in its module: "cudart"
+  std::string module;
+  std::vector<LibraryPattern> patterns;
+  std::string path;  // set instead of patterns when a probe names a file by path
+};
+
+// Kernel facilities a program needs; the runtime's feature probe says which this kernel has.
+enum class Feature { Uprobe, Tracepoint, RawTracepoint, TpBtf, Kprobe, Fentry, PerfEvent, Usdt };
+
+enum class AttachKind {
+  Uprobe,
+  Uretprobe,
+  Usdt,
+  Tracepoint,
+  RawTracepoint,
+  TpBtf,
+  Kprobe,
+  Kretprobe,
+  Fentry,
+  Fexit,
+  PerfEvent,
+};
+
+// One BPF program and everything it is attached to.
+struct Attachment {
+  std::string program;  // the function name in the generated C (its ELF section decides the type)
+  AttachKind kind = AttachKind::Uprobe;
+  Feature feature = Feature::Uprobe;
+  // Uprobe family: the library (index into Plan::libraries) and the symbols to try; every
+  // symbol that resolves is attached once per distinct address (aliases share one probe).
+  int library = -1;
+  std::vector<std::string> symbols;
+  uint64_t offset = 0;
+  std::string category, name;  // tracepoint category:name; usdt provider:name; raw_tp/kprobe/fentry target in name
+  uint64_t perf_type = 0, perf_config = 0, perf_period = 0, perf_frequency = 0;
+  // When this program cannot attach here, `fallback` names the program to try instead
+  // (fentry → kprobe → tracepoint); empty: the rules in `rules` are reported unavailable.
+  std::string fallback;
+  bool is_fallback = false;  // attached only when the program whose fallback it is fails
+  std::vector<uint32_t> rules;  // rule ids that depend on this program (for messages)
+  std::string origin;            // "file:line" of the declaration, for messages
+};
+
+enum class FieldType { U8, U16, U32, U64, I8, I16, I32, I64, Ptr, Bool, Str, UStack, KStack };
+enum class FieldUnit { None, Ns, Bytes };
+
+struct Field {
+  std::string name;
+  FieldType type = FieldType::U64;
+  FieldUnit unit = FieldUnit::None;
+  uint32_t offset = 0;  // bytes from the start of the record
+  uint32_t size = 0;    // bytes; Str: the char array; stacks: u64 count + u64 ips[]
+  std::string enum_name;  // values that print by name
+};
+
+// Every record starts with this header (bpf-templates/seam_record.h), then the rule's fields.
+// struct seam_record_header { u32 rule_id; u32 size; u64 time_ns; u32 pid; u32 tid; u64 cgroup; char comm[16]; }
+inline constexpr uint32_t kRecordHeaderSize = 40;
+
+struct Record {
+  uint32_t rule_id = 0;
+  uint32_t size = 0;  // header + fields, 8-byte aligned
+  std::vector<Field> fields;
+};
+
+struct MessagePart {
+  bool is_field = false;
+  std::string text;  // literal text, or the field name to print
+};
+
+enum class Severity { Info, Warning, Error, Critical };
+
+struct Rule {
+  uint32_t id = 0;
+  std::string name;
+  std::string file;
+  uint32_t line = 0;
+  Severity severity = Severity::Warning;
+  std::string event;  // "cuda.stream_sync"
+  std::vector<MessagePart> message;
+  std::vector<std::string> with;  // fields shown with the alert, in order
+  int64_t limit_count = 0;  // 0: no limit
+  int64_t limit_per_ns = 0;
+  bool windowed = false;  // evaluated in user space over metrics (when ... over)
+};
+
+enum class MapType { Hash, LruHash, Array, PercpuArray, Ringbuf, StackTrace };
+
+struct Map {
+  std::string name;
+  MapType type = MapType::Hash;
+  uint32_t key_size = 0, value_size = 0, max_entries = 0;
+  std::string purpose;  // "span stream_sync in flight", "state gil_held": for stats and messages
+};
+
+struct Plan {
+  std::vector<Library> libraries;
+  std::vector<Attachment> attachments;
+  std::vector<Map> maps;
+  std::vector<Rule> rules;
+  std::vector<Record> records;  // one per rule that emits; rule_id identifies it
+  std::string ringbuf_map = "seam_events";
+  std::string drops_map = "seam_drops";  // per-CPU array indexed by rule id: failed reserves
+  uint32_t ringbuf_bytes = 1u << 22;
+};
+
+const char* to_string(AttachKind k);
+const char* to_string(Feature f);
+const char* to_string(FieldType t);
+const char* to_string(Severity s);
+
+void to_json(nlohmann::json& j, const Plan& p);
+void from_json(const nlohmann::json& j, Plan& p);
+
+}  // namespace seam::plan

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs every package seam needs to build, test and run, from Debian's registry.
+# Idempotent: a second run installs nothing new.
+set -euo pipefail
+packages=(
+  build-essential cmake pkg-config git
+  clang llvm libclang-dev libclang-rt-dev          # clang -target bpf at run time; libclang for `seam stdlib gen`; fuzzer runtime
+  libbpf-dev bpftool linux-libc-dev                # loading, attaching; bpf_helpers.h embedded into seam
+  libelf-dev libdw-dev zlib1g-dev libzstd-dev      # ELF symbols, build ids
+  tao-pegtl-dev nlohmann-json3-dev libcli11-dev    # parser, layouts and JSON output, command line
+  libgtest-dev googletest                          # tests
+  libcurl4-openssl-dev                             # webhooks
+  python3
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
