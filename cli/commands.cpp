@@ -1,18 +1,23 @@
 #include "cli/commands.hpp"
 
 #include <CLI/CLI.hpp>
+#include <vector>
 
 namespace seam::cli {
 
 int run_main(int argc, char** argv) {
   CLI::App app{"seam: declarative probe rules for GPU inference hosts"};
   app.require_subcommand(1);
+  std::vector<Command> commands = {add_lint(app), add_compile(app), add_run(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
+    int code = app.exit(e);
+    return code == 0 ? 0 : 2;
   }
-  return 0;
+  for (Command& c : commands)
+    if (c.app->parsed()) return c.run();
+  return 2;
 }
 
 }  // namespace seam::cli

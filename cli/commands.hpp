@@ -1,6 +1,24 @@
 #pragma once
-// The seam command line: `seam lint`, `seam compile`, `seam run`, ... Each subcommand lives in
-// its own file (cli/cmd_*.cpp) and registers itself on the CLI11 app in commands.cpp.
-namespace seam::cli {
-int run_main(int argc, char** argv);
+// The seam command line. Each subcommand lives in its own file (cli/cmd_<name>.cpp), declares
+// its options on a CLI11 subcommand in add_<name>(), and returns the action that runs it.
+// Exit codes: 0 success, 1 findings or failure of the job, 2 bad usage or unreadable input.
+#include <functional>
+
+namespace CLI {
+class App;
 }
+
+namespace seam::cli {
+
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int()> run;
+};
+
+Command add_lint(CLI::App& parent);     // cmd_lint.cpp
+Command add_compile(CLI::App& parent);  // cmd_compile.cpp
+Command add_run(CLI::App& parent);      // cmd_run.cpp
+
+int run_main(int argc, char** argv);
+
+}  // namespace seam::cli

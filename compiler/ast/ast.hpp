@@ -108,10 +108,11 @@ struct Binary {
   BinaryOp op;
   ExprPtr lhs, rhs;
 };
-// p99(sync_latency), rate(x), count(x): only in windowed `when` conditions.
+// p99(sync_latency) over 1m, rate(x) over 10s: only in windowed `when` conditions.
 struct Call {
   Ident function;
   std::vector<ExprPtr> args;
+  ExprPtr window;  // the `over DURATION` that follows the call, if any
 };
 
 struct Expr {
@@ -263,9 +264,8 @@ struct RuleDecl {
   ExprPtr where;
   ExprPtr while_;
   std::optional<Correlation> after;
-  // Windowed rules: `when p99(metric) over 1m > 50ms`
+  // Windowed rules: `when p99(metric) over 1m > 50ms` (the window sits in the Call)
   ExprPtr when;
-  ExprPtr over;  // the window (a duration literal)
   std::optional<Alert> alert;
   std::vector<Ident> with;  // ustack kstack pid tid comm cgroup and event fields
   std::optional<Limit> limit;

@@ -47,8 +47,7 @@ namespace seam::diag {
   X(StateNeverSet, "W0001", "state-never-set")                                            \
   X(RuleNeverFires, "W0002", "rule-never-fires")                                          \
   X(UnusedUse, "W0003", "unused-use")                                                     \
-  X(MissingLimitOnHotStack, "W0004", "missing-limit-on-hot-stack")                        \
-  X(SlowProbeKind, "W0005", "probe-kind-may-be-missing")
+  X(MissingLimitOnHotStack, "W0004", "missing-limit-on-hot-stack")
 
 enum class Code {
 #define SEAM_X(name, code, slug) name,

@@ -1,4 +1,4 @@
-#include "compiler/lower/plan.hpp"
+#include "compiler/plan/plan.hpp"
 
 #include <nlohmann/json.hpp>
 
