@@ -75,7 +75,7 @@ struct Field {
 
 // Every record starts with this header (bpf-templates/seam_record.h), then the rule's fields.
 // struct seam_record_header { u32 rule_id; u32 size; u64 time_ns; u32 pid; u32 tid; u64 cgroup; char comm[16]; }
-inline constexpr uint32_t kRecordHeaderSize = 40;
+inline constexpr uint32_t kRecordHeaderSize = 48;
 
 struct Record {
   uint32_t rule_id = 0;
