@@ -1,0 +1,375 @@
+#include "compiler/lower/lower.hpp"
+
+#include "compiler/lower/lowerer.hpp"
+
+#include <algorithm>
+
+namespace seam::lower {
+
+namespace {
+
+plan::AttachKind attach_kind(ast::ProbeKind kind, bool at_return) {
+  switch (kind) {
+    case ast::ProbeKind::Call: return at_return ? plan::AttachKind::Uretprobe : plan::AttachKind::Uprobe;
+    case ast::ProbeKind::Uprobe: return plan::AttachKind::Uprobe;
+    case ast::ProbeKind::Uretprobe: return plan::AttachKind::Uretprobe;
+    case ast::ProbeKind::Usdt: return plan::AttachKind::Usdt;
+    case ast::ProbeKind::Tracepoint: return plan::AttachKind::Tracepoint;
+    case ast::ProbeKind::RawTracepoint: return plan::AttachKind::RawTracepoint;
+    case ast::ProbeKind::Kprobe: return plan::AttachKind::Kprobe;
+    case ast::ProbeKind::Kretprobe: return plan::AttachKind::Kretprobe;
+    case ast::ProbeKind::Fentry: return plan::AttachKind::Fentry;
+    case ast::ProbeKind::Fexit: return plan::AttachKind::Fexit;
+    case ast::ProbeKind::Perf:
+    case ast::ProbeKind::Interval: return plan::AttachKind::PerfEvent;
+  }
+  return plan::AttachKind::Uprobe;
+}
+
+plan::Feature feature_of(plan::AttachKind kind) {
+  switch (kind) {
+    case plan::AttachKind::Uprobe:
+    case plan::AttachKind::Uretprobe: return plan::Feature::Uprobe;
+    case plan::AttachKind::Usdt: return plan::Feature::Usdt;
+    case plan::AttachKind::Tracepoint: return plan::Feature::Tracepoint;
+    case plan::AttachKind::RawTracepoint: return plan::Feature::RawTracepoint;
+    case plan::AttachKind::TpBtf: return plan::Feature::TpBtf;
+    case plan::AttachKind::Kprobe:
+    case plan::AttachKind::Kretprobe: return plan::Feature::Kprobe;
+    case plan::AttachKind::Fentry:
+    case plan::AttachKind::Fexit: return plan::Feature::Fentry;
+    case plan::AttachKind::PerfEvent: return plan::Feature::PerfEvent;
+  }
+  return plan::Feature::Uprobe;
+}
+
+// PERF_TYPE_SOFTWARE / PERF_COUNT_SW_CPU_CLOCK and friends, by the names rules use.
+bool perf_event_ids(const std::string& name, uint64_t* type, uint64_t* config) {
+  struct Known {
+    const char* name;
+    uint64_t type, config;
+  };
+  static const Known kKnown[] = {{"cpu_clock", 1, 0},       {"task_clock", 1, 1},  {"page_faults", 1, 2},
+                                 {"context_switches", 1, 3}, {"cpu_migrations", 1, 4}, {"cycles", 0, 0},
+                                 {"instructions", 0, 1},     {"cache_misses", 0, 3}, {"branch_misses", 0, 5}};
+  for (const Known& k : kKnown)
+    if (name == k.name) {
+      *type = k.type;
+      *config = k.config;
+      return true;
+    }
+  return false;
+}
+
+}  // namespace
+
+std::string origin_of(const SourceRange& range) {
+  if (!range.valid()) return {};
+  return range.file->path() + ":" + std::to_string(range.file->line_col(range.begin).line);
+}
+
+void Lowerer::unsupported(const SourceRange& where, const std::string& what) {
+  program.unsupported.push_back(origin_of(where) + ": " + what);
+}
+
+const ast::LibraryDecl* Lowerer::find_library(const std::string& module, const std::string& alias) const {
+  for (const ast::File* file : input_.modules) {
+    const ast::ModuleDecl* m = file->module();
+    if (!m || m->name.name != module) continue;
+    const ast::LibraryDecl* only = nullptr;
+    int count = 0;
+    for (const ast::Decl& d : file->decls)
+      if (const auto* lib = std::get_if<ast::LibraryDecl>(&d)) {
+        ++count;
+        only = lib;
+        if (lib->name.name == alias) return lib;
+      }
+    if (alias.empty() && count == 1) return only;  // a bare symbol uses the module's only library
+  }
+  return nullptr;
+}
+
+int Lowerer::library_index(const std::string& module, const ast::Ident& alias, bool is_path) {
+  std::string key = is_path ? "path:" + alias.name : module + ":" + alias.name;
+  if (auto it = libraries_.find(key); it != libraries_.end()) return it->second;
+  plan::Library lib;
+  lib.module = module;
+  if (is_path) {
+    lib.name = alias.name;
+    lib.path = alias.name;
+  } else {
+    const ast::LibraryDecl* decl = find_library(module, alias.name);
+    if (!decl) return -1;
+    lib.name = decl->name.name;
+    for (const ast::LibraryPattern& p : decl->patterns) lib.patterns.push_back({p.executable, p.glob});
+  }
+  int index = static_cast<int>(program.plan.libraries.size());
+  program.plan.libraries.push_back(std::move(lib));
+  libraries_[key] = index;
+  return index;
+}
+
+int Lowerer::site_for(const ast::ProbeSpec& probe, const std::string& module, bool at_return,
+                      const std::string& origin) {
+  plan::Attachment a;
+  a.kind = attach_kind(probe.kind, at_return);
+  a.feature = feature_of(a.kind);
+  a.origin = origin;
+  plan::Site site;
+  switch (a.kind) {
+    case plan::AttachKind::Uprobe:
+    case plan::AttachKind::Uretprobe:
+    case plan::AttachKind::Usdt:
+      a.library = library_index(module, probe.library, probe.library_is_path);
+      if (a.library < 0) {
+        unsupported(probe.range, "library '" + probe.library.name + "' is not declared in module " + module);
+        return -1;
+      }
+      if (a.kind == plan::AttachKind::Usdt) {
+        a.category = probe.category;
+        a.name = probe.name;
+        site.section = "usdt";
+      } else {
+        a.symbols = {probe.symbol};
+        a.offset = probe.offset;
+        site.section = a.kind == plan::AttachKind::Uprobe ? "uprobe" : "uretprobe";
+      }
+      site.context_type = "struct pt_regs";
+      break;
+    case plan::AttachKind::Tracepoint:
+      a.category = probe.category;
+      a.name = probe.name;
+      site.section = "tracepoint/" + probe.category + "/" + probe.name;
+      site.context_type = "struct trace_event_raw_" + probe.name;
+      break;
+    case plan::AttachKind::RawTracepoint:
+      a.name = probe.symbol;
+      site.section = "raw_tracepoint/" + probe.symbol;
+      site.context_type = "struct bpf_raw_tracepoint_args";
+      break;
+    case plan::AttachKind::Kprobe:
+    case plan::AttachKind::Kretprobe:
+      a.name = probe.symbol;
+      a.offset = probe.offset;
+      site.section = a.kind == plan::AttachKind::Kprobe ? "kprobe" : "kretprobe";
+      site.context_type = "struct pt_regs";
+      break;
+    case plan::AttachKind::Fentry:
+    case plan::AttachKind::Fexit:
+    case plan::AttachKind::TpBtf:
+      a.name = probe.symbol;
+      site.section = std::string(a.kind == plan::AttachKind::Fentry ? "fentry/" : "fexit/") + probe.symbol;
+      site.context_type = "unsigned long long";
+      break;
+    case plan::AttachKind::PerfEvent:
+      site.section = "perf_event";
+      site.context_type = "struct bpf_perf_event_data";
+      if (probe.kind == ast::ProbeKind::Interval) {
+        a.perf_type = 1;  // PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK: period in ns
+        a.perf_period = static_cast<uint64_t>(probe.interval_ns);
+        a.name = "interval";
+      } else {
+        if (!perf_event_ids(probe.symbol, &a.perf_type, &a.perf_config)) {
+          unsupported(probe.range, "unknown perf event '" + probe.symbol + "'");
+          return -1;
+        }
+        a.perf_period = probe.period;
+        a.perf_frequency = probe.frequency;
+        a.name = probe.symbol;
+      }
+      break;
+  }
+  std::string key = std::string(plan::to_string(a.kind)) + "|" + std::to_string(a.library) + "|" +
+                    (a.symbols.empty() ? "" : a.symbols[0]) + "|" + std::to_string(a.offset) + "|" + a.category +
+                    "|" + a.name + "|" + std::to_string(a.perf_period);
+  if (auto it = sites_.find(key); it != sites_.end()) return it->second;
+  int index = static_cast<int>(program.sites.size());
+  a.program = "site" + std::to_string(index);
+  site.attachment = static_cast<int>(program.plan.attachments.size());
+  program.plan.attachments.push_back(std::move(a));
+  if (site.context_type.rfind("struct trace_event_raw_", 0) == 0 || site.context_type == "struct pt_regs" ||
+      site.context_type == "struct bpf_perf_event_data" || site.context_type == "struct bpf_raw_tracepoint_args")
+    program.kernel_types.push_back(site.context_type.substr(7));
+  program.sites.push_back(std::move(site));
+  sites_[key] = index;
+  return index;
+}
+
+const EventSites& Lowerer::event_sites(const ast::EventDecl& event) {
+  if (auto it = events_.find(&event); it != events_.end()) return it->second;
+  EventSites es;
+  es.is_span = event.is_span;
+  std::string origin = origin_of(event.name.range);
+  std::string name = event.module.empty() ? event.name.name : event.module + "." + event.name.name;
+  if (event.is_span) {
+    es.span = static_cast<int>(program.spans.size());
+    program.spans.push_back({"inflight" + std::to_string(es.span), name, {}, false});
+    program.plan.maps.push_back({program.spans.back().map, plan::MapType::LruHash, 4, 0,
+                                 options_.inflight_entries, "span " + name + " in flight"});
+  }
+  es.is_call = !event.begin.empty() && event.begin[0].kind == ast::ProbeKind::Call;
+  for (const ast::ProbeSpec& p : event.begin) {
+    es.begin_kind = p.kind;
+    int s = site_for(p, event.module, false, origin);
+    if (s >= 0) es.begin.push_back(s);
+    if (es.is_call) {
+      int e = site_for(p, event.module, true, origin);
+      if (e >= 0) es.end.push_back(e);
+      es.end_kind = p.kind;
+    }
+  }
+  for (const ast::ProbeSpec& p : event.end) {
+    es.end_kind = p.kind;
+    int e = site_for(p, event.module, false, origin);
+    if (e >= 0) es.end.push_back(e);
+  }
+  if (!event.is_span) es.end = es.begin;
+  // Span begin and end actions; rules attach to the end actions later.
+  if (event.is_span) {
+    for (size_t i = 0; i < event.begin.size() && i < es.begin.size(); ++i) {
+      plan::Action begin{plan::ActionKind::SpanBegin, es.span, {}, {}, {}};
+      begin.key.kind = plan::ValueKind::Tid;
+      if (event.begin[i].key) begin.key = key_value(event, *event.begin[i].key, false);
+      program.sites[es.begin[i]].actions.push_back(std::move(begin));
+    }
+    for (size_t i = 0; i < es.end.size(); ++i) {
+      plan::Action end{plan::ActionKind::SpanEnd, es.span, {}, {}, {}};
+      end.key.kind = plan::ValueKind::Tid;
+      const ast::ProbeSpec* spec = es.is_call ? nullptr : (i < event.end.size() ? &event.end[i] : nullptr);
+      if (spec && spec->key) end.key = key_value(event, *spec->key, true);
+      program.sites[es.end[i]].actions.push_back(std::move(end));
+    }
+  }
+  return events_[&event] = std::move(es);
+}
+
+int Lowerer::state_index(const ast::StateDecl& state) {
+  if (auto it = states_.find(&state); it != states_.end()) return it->second;
+  int index = static_cast<int>(program.states.size());
+  states_[&state] = index;
+  std::string name = state.module.empty() ? state.name.name : state.module + "." + state.name.name;
+  program.states.push_back({"state" + std::to_string(index), name, state.scope == ast::StateScope::Process});
+  program.plan.maps.push_back({program.states.back().map, plan::MapType::LruHash, 4, 1, options_.state_entries,
+                               "state " + name});
+  for (const ast::StateTransition& t : state.transitions) {
+    plan::Action action{t.sets ? plan::ActionKind::StateSet : plan::ActionKind::StateClear, index, {}, {}, {}};
+    if (t.when == ast::StateWhen::Event) {
+      if (!t.resolved_event) continue;
+      for (int s : event_sites(*t.resolved_event).end) program.sites[s].actions.push_back(action);
+      continue;
+    }
+    ast::ProbeSpec probe;
+    probe.kind = ast::ProbeKind::Call;
+    probe.library = t.probe.library;
+    probe.library_is_path = t.probe.library_is_path;
+    probe.symbol = t.probe.symbol;
+    probe.offset = t.probe.offset;
+    probe.range = t.range;
+    int s = site_for(probe, state.module, t.when == ast::StateWhen::Return, origin_of(t.range));
+    if (s >= 0) program.sites[s].actions.push_back(action);
+  }
+  return index;
+}
+
+int Lowerer::correlation_index(const ast::EventDecl& event) {
+  if (auto it = correlations_.find(&event); it != correlations_.end()) return it->second;
+  int index = static_cast<int>(program.correlations.size());
+  correlations_[&event] = index;
+  std::string name = event.module.empty() ? event.name.name : event.module + "." + event.name.name;
+  program.correlations.push_back({"recent" + std::to_string(index), name, {}});
+  program.plan.maps.push_back({program.correlations.back().map, plan::MapType::LruHash, 4, 0,
+                               options_.state_entries, "last " + name + " per thread"});
+  // Marks are placed once every rule has said which of the event's fields it needs (run()).
+  return index;
+}
+
+void Lowerer::lower_rule(const ast::RuleDecl& rule, const std::string& file) {
+  uint32_t id = static_cast<uint32_t>(program.plan.rules.size());
+  plan::Rule r;
+  r.id = id;
+  r.name = rule.name.name;
+  r.file = file;
+  r.line = rule.range.valid() ? rule.range.file->line_col(rule.range.begin).line : 0;
+  if (rule.alert && rule.alert->severity) r.severity = static_cast<plan::Severity>(*rule.alert->severity);
+  if (rule.limit) {
+    r.limit_count = rule.limit->count;
+    r.limit_per_ns = rule.limit->per_ns;
+  }
+  for (const ast::Ident& w : rule.with) r.with.push_back(w.name);
+  if (rule.alert)
+    for (const ast::MessagePart& part : rule.alert->message) r.message.push_back({part.is_hole, part.text});
+  if (rule.when) {
+    r.windowed = true;
+    program.plan.rules.push_back(std::move(r));
+    unsupported(rule.range, "rule " + rule.name.name +
+                                ": windowed rules (when ... over) are evaluated by the metrics engine, "
+                                "which this build does not have yet");
+    return;
+  }
+  const ast::EventDecl* event = rule.resolved_event;
+  if (!event) return;
+  r.event = event->module.empty() ? event->name.name : event->module + "." + event->name.name;
+  program.plan.rules.push_back(std::move(r));
+  const EventSites& es = event_sites(*event);
+  int correlation = -1;
+  if (rule.after && rule.after->resolved) {
+    correlation = correlation_index(*rule.after->resolved);
+    event_sites(*rule.after->resolved);
+  }
+  plan::RuleCheck check = rule_check(rule, id, correlation);
+  for (int s : es.end) {
+    auto& actions = program.sites[static_cast<size_t>(s)].actions;
+    auto end = std::find_if(actions.begin(), actions.end(), [&](const plan::Action& a) {
+      return a.kind == plan::ActionKind::SpanEnd && a.index == es.span;
+    });
+    if (es.is_span && end != actions.end()) {
+      end->rules.push_back(check);
+    } else {
+      // A point: its rules run where it fires, before any state change at the same site.
+      auto first_other = std::find_if(actions.begin(), actions.end(),
+                                      [](const plan::Action& a) { return a.kind != plan::ActionKind::Rules; });
+      actions.insert(first_other, plan::Action{plan::ActionKind::Rules, -1, {}, {check}, {}});
+    }
+  }
+  for (const std::vector<int>* sites : {&es.begin, &es.end})
+    for (int s : *sites) {
+      auto& rules = program.plan.attachments[static_cast<size_t>(program.sites[static_cast<size_t>(s)].attachment)].rules;
+      if (std::find(rules.begin(), rules.end(), id) == rules.end()) rules.push_back(id);
+    }
+}
+
+plan::Program Lowerer::run() {
+  program.plan.ringbuf_bytes = options_.ringbuf_bytes;
+  for (const ast::File* file : input_.rule_files)
+    for (const ast::Decl& d : file->decls)
+      if (const auto* rule = std::get_if<ast::RuleDecl>(&d)) lower_rule(*rule, file->source->path());
+  // Correlation marks: when the `after` event completes, remember when (and the fields rules print).
+  for (auto& [event, index] : correlations_) {
+    const EventSites& es = event_sites(*event);
+    for (int s : es.end) {
+      auto& actions = program.sites[static_cast<size_t>(s)].actions;
+      auto end = std::find_if(actions.begin(), actions.end(), [&](const plan::Action& a) {
+        return a.kind == plan::ActionKind::SpanEnd && a.index == es.span;
+      });
+      if (es.is_span && end != actions.end())
+        end->marks.push_back(index);  // inside the span end, while its saved values exist
+      else
+        actions.push_back(plan::Action{plan::ActionKind::CorrelationMark, index, {}, {}, {}});
+    }
+  }
+  // Size the in-flight maps' values now that every saved slot is known.
+  for (plan::Map& m : program.plan.maps)
+    for (const plan::Span& s : program.spans)
+      if (m.name == s.map) m.value_size = static_cast<uint32_t>(16 + 8 * s.saves.size());
+  for (plan::Map& m : program.plan.maps)
+    for (const plan::Correlation& c : program.correlations)
+      if (m.name == c.map) m.value_size = static_cast<uint32_t>(8 + 8 * c.saves.size());
+  std::sort(program.kernel_types.begin(), program.kernel_types.end());
+  program.kernel_types.erase(std::unique(program.kernel_types.begin(), program.kernel_types.end()),
+                             program.kernel_types.end());
+  return std::move(program);
+}
+
+plan::Program lower(const Input& input, const Options& options) { return Lowerer(input, options).run(); }
+
+}  // namespace seam::lower

@@ -1,0 +1,29 @@
+#pragma once
+// Lowering: the checked AST becomes a probe plan (compiler/plan/): which probes to attach,
+// which maps, which predicate each rule evaluates in the kernel, and which record it emits.
+// Input must have passed the checker without errors: lowering trusts the resolved slots.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compiler/ast/ast.hpp"
+#include "compiler/plan/sites.hpp"
+
+namespace seam::lower {
+
+struct Options {
+  uint32_t inflight_entries = 16384;  // per span map: threads that can be inside a span at once
+  uint32_t state_entries = 16384;     // per state map
+  uint32_t ustack_frames = 64;        // user stack depth kept in a record
+  uint32_t kstack_frames = 32;
+  uint32_t ringbuf_bytes = 1u << 22;
+};
+
+struct Input {
+  std::vector<const ast::File*> modules;     // stdlib (declares libraries, events, states)
+  std::vector<const ast::File*> rule_files;  // the rules to run
+};
+
+plan::Program lower(const Input& input, const Options& options = {});
+
+}  // namespace seam::lower

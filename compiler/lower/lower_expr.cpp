@@ -1,0 +1,231 @@
+// Expressions of the checked AST become kernel predicates and values (plan::Cond, plan::Value).
+#include <algorithm>
+
+#include "compiler/lower/lowerer.hpp"
+
+namespace seam::lower {
+
+plan::FieldType field_type(const ast::Type& type) {
+  switch (type.kind) {
+    case ast::TypeKind::Bool: return plan::FieldType::Bool;
+    case ast::TypeKind::Str: return plan::FieldType::Str;
+    case ast::TypeKind::Ptr: return plan::FieldType::Ptr;
+    case ast::TypeKind::Int:
+      switch (type.bits) {
+        case 8: return type.is_signed ? plan::FieldType::I8 : plan::FieldType::U8;
+        case 16: return type.is_signed ? plan::FieldType::I16 : plan::FieldType::U16;
+        case 32: return type.is_signed ? plan::FieldType::I32 : plan::FieldType::U32;
+        default: return type.is_signed ? plan::FieldType::I64 : plan::FieldType::U64;
+      }
+    default: return plan::FieldType::U64;
+  }
+}
+
+plan::FieldUnit field_unit(const ast::Type& type) {
+  if (type.unit == ast::Unit::Duration) return plan::FieldUnit::Ns;
+  if (type.unit == ast::Unit::Bytes) return plan::FieldUnit::Bytes;
+  return plan::FieldUnit::None;
+}
+
+namespace {
+
+bool is_signed(plan::FieldType t) {
+  return t == plan::FieldType::I8 || t == plan::FieldType::I16 || t == plan::FieldType::I32 ||
+         t == plan::FieldType::I64;
+}
+
+// How a probe of this kind exposes a field: registers (uprobes, kprobes...) or a named member.
+plan::Value direct_field(ast::ProbeKind kind, const ast::FieldDecl& field) {
+  plan::Value v;
+  v.type = field_type(field.type.type);
+  if (field.is_result) {
+    v.kind = plan::ValueKind::Ret;
+  } else if (kind == ast::ProbeKind::Tracepoint) {
+    v.kind = plan::ValueKind::TpField;
+    v.name = field.name.name;
+  } else {
+    v.kind = plan::ValueKind::Arg;
+    v.index = field.index;
+  }
+  if (kind == ast::ProbeKind::Tracepoint && field.is_result) {
+    v.kind = plan::ValueKind::TpField;
+    v.name = field.name.name;
+  }
+  return v;
+}
+
+int slot_for(std::vector<plan::Value>& saves, const plan::Value& v) {
+  for (size_t i = 0; i < saves.size(); ++i)
+    if (saves[i].kind == v.kind && saves[i].index == v.index && saves[i].name == v.name &&
+        saves[i].corr == v.corr)
+      return static_cast<int>(i);
+  saves.push_back(v);
+  return static_cast<int>(saves.size() - 1);
+}
+
+const ast::FieldDecl* find_field(const ast::EventDecl& event, const std::string& name) {
+  for (const ast::FieldDecl& f : event.fields)
+    if (f.name.name == name) return &f;
+  return nullptr;
+}
+
+plan::Value builtin(const std::string& name) {
+  plan::Value v;
+  v.type = plan::FieldType::U64;
+  if (name == "pid") v.kind = plan::ValueKind::Pid;
+  else if (name == "tid") v.kind = plan::ValueKind::Tid;
+  else if (name == "uid") v.kind = plan::ValueKind::Uid;
+  else if (name == "cgroup") v.kind = plan::ValueKind::Cgroup;
+  else if (name == "cpu") v.kind = plan::ValueKind::Cpu;
+  else if (name == "time") v.kind = plan::ValueKind::Time;
+  else if (name == "duration") v.kind = plan::ValueKind::Duration;
+  else if (name == "comm") {
+    v.kind = plan::ValueKind::Comm;
+    v.type = plan::FieldType::Str;
+  } else {
+    v.kind = plan::ValueKind::Const;
+  }
+  return v;
+}
+
+}  // namespace
+
+plan::Value Lowerer::field_value(const ast::EventDecl& event, const ast::FieldDecl& field, bool at_end) {
+  const EventSites& es = event_sites(event);
+  if (!event.is_span) return direct_field(es.begin_kind, field);
+  if (field.is_result) return direct_field(es.end_kind, field);
+  plan::Value at_begin = direct_field(es.begin_kind, field);
+  if (!at_end) return at_begin;
+  plan::Value saved;
+  saved.kind = plan::ValueKind::Saved;
+  saved.type = at_begin.type;
+  saved.index = slot_for(program.spans[static_cast<size_t>(es.span)].saves, at_begin);
+  return saved;
+}
+
+plan::Value Lowerer::key_value(const ast::EventDecl& event, const ast::Expr& key, bool at_end) {
+  const auto* ref = std::get_if<ast::NameRef>(&key.node);
+  if (!ref || ref->name.parts.empty()) return builtin("tid");
+  const std::string& name = ref->name.parts.back().name;
+  if (const ast::FieldDecl* f = find_field(event, name)) {
+    const EventSites& es = event_sites(event);
+    ast::FieldDecl as_arg = *f;
+    as_arg.is_result = false;  // a key is read directly from the probe it follows
+    return direct_field(at_end ? es.end_kind : es.begin_kind, as_arg);
+  }
+  return builtin(name);
+}
+
+plan::Value Lowerer::name_value(const ast::NameRef& ref, const ast::RuleDecl& rule, int correlation) {
+  switch (ref.kind) {
+    case ast::RefKind::EventField:
+      if (ref.field && rule.resolved_event) return field_value(*rule.resolved_event, *ref.field, true);
+      break;
+    case ast::RefKind::Builtin: {
+      if (ref.builtin == "pending") {
+        unsupported(ref.name.range, "`pending` is checked by scanning spans in flight, which this build does not do yet");
+        break;
+      }
+      return builtin(ref.builtin);
+    }
+    case ast::RefKind::OtherEvent:
+      if (ref.field && ref.event && correlation >= 0) {
+        plan::Value inner = field_value(*ref.event, *ref.field, true);
+        plan::Value v;
+        v.kind = plan::ValueKind::Correlated;
+        v.corr = correlation;
+        v.type = inner.type;
+        v.index = slot_for(program.correlations[static_cast<size_t>(correlation)].saves, inner);
+        return v;
+      }
+      break;
+    default: break;
+  }
+  plan::Value zero;
+  zero.kind = plan::ValueKind::Const;
+  return zero;
+}
+
+plan::Cond Lowerer::condition(const ast::Expr& expr, const ast::RuleDecl& rule, int correlation) {
+  plan::Cond c;
+  if (const auto* b = std::get_if<ast::BoolLit>(&expr.node)) {
+    if (!b->value) c.op = plan::CondOp::Not, c.kids.push_back(plan::Cond{});
+    return c;
+  }
+  if (const auto* u = std::get_if<ast::Unary>(&expr.node)) {
+    c.op = plan::CondOp::Not;
+    c.kids.push_back(condition(*u->operand, rule, correlation));
+    return c;
+  }
+  if (const auto* ref = std::get_if<ast::NameRef>(&expr.node)) {
+    if (ref->kind == ast::RefKind::State && ref->state) {
+      c.op = plan::CondOp::StateHeld;
+      c.index = state_index(*ref->state);
+      return c;
+    }
+    c.op = plan::CondOp::Ne;  // a bare value is true when non-zero
+    c.lhs = name_value(*ref, rule, correlation);
+    return c;
+  }
+  const auto* bin = std::get_if<ast::Binary>(&expr.node);
+  if (!bin) return c;
+  if (bin->op == ast::BinaryOp::And || bin->op == ast::BinaryOp::Or) {
+    c.op = bin->op == ast::BinaryOp::And ? plan::CondOp::And : plan::CondOp::Or;
+    c.kids.push_back(condition(*bin->lhs, rule, correlation));
+    c.kids.push_back(condition(*bin->rhs, rule, correlation));
+    return c;
+  }
+  auto operand = [&](const ast::Expr& e) {
+    plan::Value v;
+    if (const auto* i = std::get_if<ast::IntLit>(&e.node)) {
+      v.int_value = i->value;
+      v.type = plan::FieldType::I64;
+    } else if (const auto* s = std::get_if<ast::StrLit>(&e.node)) {
+      v.kind = plan::ValueKind::StrConst;
+      v.str_value = s->value;
+      v.type = plan::FieldType::Str;
+    } else if (const auto* r = std::get_if<ast::NameRef>(&e.node)) {
+      v = name_value(*r, rule, correlation);
+    } else if (const auto* u = std::get_if<ast::Unary>(&e.node);
+               u && u->op == ast::UnaryOp::Neg && std::holds_alternative<ast::IntLit>(u->operand->node)) {
+      v.int_value = -std::get<ast::IntLit>(u->operand->node).value;
+      v.type = plan::FieldType::I64;
+    }
+    return v;
+  };
+  c.lhs = operand(*bin->lhs);
+  c.rhs = operand(*bin->rhs);
+  bool strings = c.lhs.type == plan::FieldType::Str || c.rhs.type == plan::FieldType::Str;
+  if (strings) {
+    // Keep the task's name on the left: the generated helper compares a buffer with a constant.
+    if (c.lhs.kind == plan::ValueKind::StrConst) std::swap(c.lhs, c.rhs);
+    if (bin->op == ast::BinaryOp::StartsWith) {
+      c.op = plan::CondOp::StrPrefix;
+    } else {
+      c.op = plan::CondOp::StrEq;
+      if (bin->op == ast::BinaryOp::Ne) {
+        plan::Cond n;
+        n.op = plan::CondOp::Not;
+        n.kids.push_back(std::move(c));
+        return n;
+      }
+    }
+    return c;
+  }
+  // Literals take the other side's signedness; a signed field compares signed.
+  bool lhs_const = c.lhs.kind == plan::ValueKind::Const, rhs_const = c.rhs.kind == plan::ValueKind::Const;
+  c.is_signed = (!lhs_const && is_signed(c.lhs.type)) || (!rhs_const && is_signed(c.rhs.type)) ||
+                (lhs_const && rhs_const);
+  switch (bin->op) {
+    case ast::BinaryOp::Eq: c.op = plan::CondOp::Eq; break;
+    case ast::BinaryOp::Ne: c.op = plan::CondOp::Ne; break;
+    case ast::BinaryOp::Lt: c.op = plan::CondOp::Lt; break;
+    case ast::BinaryOp::Le: c.op = plan::CondOp::Le; break;
+    case ast::BinaryOp::Gt: c.op = plan::CondOp::Gt; break;
+    case ast::BinaryOp::Ge: c.op = plan::CondOp::Ge; break;
+    default: c.op = plan::CondOp::True; break;
+  }
+  return c;
+}
+
+}  // namespace seam::lower

@@ -1,0 +1,67 @@
+#pragma once
+// Internal to lowering: the state kept while one Input is lowered. Split across
+// lower.cpp (events, sites, states, correlations), lower_expr.cpp (expressions to kernel
+// predicates) and record_layout.cpp (what each rule's record carries).
+#include <map>
+#include <string>
+#include <tuple>
+
+#include "compiler/lower/lower.hpp"
+
+namespace seam::lower {
+
+// Where an event's values can be read: at its begin site (arguments) or its end site (results).
+struct EventSites {
+  bool is_span = false;
+  bool is_call = false;         // entry/return of a function (uprobe/uretprobe)
+  std::vector<int> begin;       // site indexes
+  std::vector<int> end;         // span end sites; for a point, same as begin
+  int span = -1;                // index into Program::spans
+  ast::ProbeKind begin_kind = ast::ProbeKind::Call;
+  ast::ProbeKind end_kind = ast::ProbeKind::Call;
+};
+
+class Lowerer {
+ public:
+  Lowerer(const Input& input, const Options& options) : input_(input), options_(options) {}
+  plan::Program run();
+
+  // ---- lower.cpp
+  const EventSites& event_sites(const ast::EventDecl& event);
+  int state_index(const ast::StateDecl& state);
+  int correlation_index(const ast::EventDecl& event);
+  int library_index(const std::string& module, const ast::Ident& alias, bool is_path);
+  int site_for(const ast::ProbeSpec& probe, const std::string& module, bool at_return, const std::string& origin);
+  void unsupported(const SourceRange& where, const std::string& what);
+
+  // ---- lower_expr.cpp
+  // The kernel value of a field of `event` read at one of its sites (`at_end`: after completion).
+  plan::Value field_value(const ast::EventDecl& event, const ast::FieldDecl& field, bool at_end);
+  // A span's `key EXPR` (a field of the probe it follows), read at begin or end.
+  plan::Value key_value(const ast::EventDecl& event, const ast::Expr& key, bool at_end);
+  plan::Value name_value(const ast::NameRef& ref, const ast::RuleDecl& rule, int correlation);
+  plan::Cond condition(const ast::Expr& expr, const ast::RuleDecl& rule, int correlation);
+
+  // ---- record_layout.cpp
+  plan::RuleCheck rule_check(const ast::RuleDecl& rule, uint32_t rule_id, int correlation);
+
+  plan::Program program;
+
+ private:
+  void lower_rule(const ast::RuleDecl& rule, const std::string& file);
+  const ast::LibraryDecl* find_library(const std::string& module, const std::string& alias) const;
+
+  const Input& input_;
+  const Options& options_;
+  std::map<const ast::EventDecl*, EventSites> events_;
+  std::map<const ast::StateDecl*, int> states_;
+  std::map<const ast::EventDecl*, int> correlations_;
+  std::map<std::string, int> libraries_;
+  std::map<std::string, int> sites_;
+};
+
+plan::FieldType field_type(const ast::Type& type);
+plan::FieldUnit field_unit(const ast::Type& type);
+std::string origin_of(const SourceRange& range);
+
+}  // namespace seam::lower

@@ -1,0 +1,116 @@
+#pragma once
+// The compiler-side half of the probe plan: what each BPF program does when its probe fires.
+// Lowering fills it from the checked AST; codegen expands it with bpf-templates/. The runtime
+// never sees it (it works from plan.hpp's attachments, maps and record layouts alone).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compiler/plan/plan.hpp"
+
+namespace seam::plan {
+
+// A value the kernel program can compute where it runs.
+enum class ValueKind {
+  Const,       // integer constant (int_value)
+  StrConst,    // string constant (str_value), only in string comparisons
+  Arg,         // uprobe/kprobe argument register `index` (0-based)
+  Ret,         // return value register
+  TpField,     // tracepoint context field `name` (struct trace_event_raw_<tp name>)
+  Saved,       // a value saved at span begin: slot `index` of the span's in-flight value
+  Duration,    // now - span start
+  Pid, Tid, Uid, Cgroup, Cpu, Time,
+  Comm,        // the current task's name (16 bytes), only in string comparisons and records
+  Correlated,  // slot `index` of correlation `corr` (the `after` event's saved fields)
+};
+
+struct Value {
+  ValueKind kind = ValueKind::Const;
+  int index = 0;
+  int corr = -1;
+  std::string name;
+  int64_t int_value = 0;
+  std::string str_value;
+  FieldType type = FieldType::U64;  // how to read/cast it
+};
+
+enum class CondOp { True, Not, And, Or, Eq, Ne, Lt, Le, Gt, Ge, StrEq, StrPrefix, StateHeld, CorrelatedWithin };
+
+// A predicate evaluated in the kernel. Leaves compare two Values; StateHeld tests state `index`;
+// CorrelatedWithin tests that correlation `index` was marked at most `within_ns` ago on this thread.
+struct Cond {
+  CondOp op = CondOp::True;
+  std::vector<Cond> kids;  // Not: 1, And/Or: 2
+  Value lhs, rhs;
+  bool is_signed = false;
+  int index = -1;
+  int64_t within_ns = 0;
+};
+
+// One rule evaluated at a site: if `when` holds, reserve a record and fill it.
+struct RecordFill {
+  Field field;   // layout of the value in the record (offset, size, type)
+  Value source;  // Arg/Ret/Saved/Duration/Correlated/...; UStack/KStack fields ignore it
+};
+
+struct RuleCheck {
+  uint32_t rule_id = 0;
+  Cond when;
+  uint32_t record_size = 0;
+  std::vector<RecordFill> fills;
+  bool ustack_from_saved_ip = false;  // frame 0 is the probed function (saved at begin)
+  std::string origin;                 // "file:line" for #line
+  std::string origin_file;
+  uint32_t origin_line = 0;
+};
+
+// Spans in flight: a per-key LRU map from key to {start time, saved values}.
+struct Span {
+  std::string map;           // map name
+  std::string name;          // "cuda.stream_sync"
+  std::vector<Value> saves;  // values saved at begin (slot i = saves[i])
+  bool save_ip = false;      // save the probed function's address for ustack frame 0
+};
+
+struct State {
+  std::string map;
+  std::string name;
+  bool per_process = false;
+};
+
+// `after EVENT within D`: when EVENT completes, remember the time (and fields) per thread.
+struct Correlation {
+  std::string map;
+  std::string event;
+  std::vector<Value> saves;
+};
+
+enum class ActionKind { SpanBegin, SpanEnd, StateSet, StateClear, CorrelationMark, Rules };
+
+struct Action {
+  ActionKind kind = ActionKind::Rules;
+  int index = -1;        // span, state or correlation index
+  Value key;             // SpanBegin/SpanEnd: the key (default Tid)
+  std::vector<RuleCheck> rules;  // SpanEnd (evaluated after the span's duration is known) and Rules
+  std::vector<int> marks;        // SpanEnd: correlations to mark while the span's saved values exist
+};
+
+// The program attached at one probe site; `attachment` indexes Plan::attachments.
+struct Site {
+  int attachment = -1;
+  std::string section;  // ELF section: "uprobe", "uretprobe", "tracepoint/sched/sched_switch", ...
+  std::string context_type;  // C type of ctx: "struct pt_regs", "struct trace_event_raw_sched_switch", ...
+  std::vector<Action> actions;  // in order
+};
+
+struct Program {
+  Plan plan;
+  std::vector<Span> spans;
+  std::vector<State> states;
+  std::vector<Correlation> correlations;
+  std::vector<Site> sites;
+  std::vector<std::string> kernel_types;  // BTF types the generated C needs (pt_regs, trace_event_raw_*)
+  std::vector<std::string> unsupported;   // constructs lowering could not place in the kernel, with why
+};
+
+}  // namespace seam::plan
