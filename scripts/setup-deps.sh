@@ -7,6 +7,7 @@ packages=(
   clang llvm libclang-dev libclang-rt-dev          # clang -target bpf at run time; libclang for `seam stdlib gen`; fuzzer runtime
   libbpf-dev bpftool linux-libc-dev                # loading, attaching; bpf_helpers.h embedded into seam
   libelf-dev libdw-dev zlib1g-dev libzstd-dev      # ELF symbols, build ids
+  libxxhash-dev                                    # BPF object cache keys
   tao-pegtl-dev nlohmann-json3-dev libcli11-dev    # parser, layouts and JSON output, command line
   libgtest-dev googletest                          # tests
   libcurl4-openssl-dev                             # webhooks

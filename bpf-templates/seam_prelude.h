@@ -1,0 +1,38 @@
+/* seam: included first by every generated BPF program. kernel_types.h is generated per
+ * program from the running kernel's BTF (only the types the program names, and what they
+ * depend on), with CO-RE relocations enabled like vmlinux.h. The generator emits the
+ * LICENSE section itself. */
+#pragma once
+
+#include "kernel_types.h"
+
+#include "bpf_helpers.h"
+#include "bpf_tracing.h"
+#include "bpf_core_read.h"
+
+#ifndef NULL
+#define NULL ((void *)0)
+#endif
+
+typedef _Bool seam_bool;
+typedef __u64 seam_ns;
+
+#define SEAM_INLINE static __always_inline
+
+/* Reads `sizeof(*dst)` bytes of user memory at `ptr`; zero-fills on failure. */
+#define SEAM_READ_USER(dst, ptr)                                         \
+  do {                                                                   \
+    if (bpf_probe_read_user((dst), sizeof(*(dst)), (const void *)(ptr))) \
+      __builtin_memset((dst), 0, sizeof(*(dst)));                        \
+  } while (0)
+
+/* Copies a NUL-terminated user string into a char array; empty on failure. */
+#define SEAM_READ_USER_STR(dst, ptr)                                              \
+  do {                                                                            \
+    if (bpf_probe_read_user_str((dst), sizeof(dst), (const void *)(ptr)) < 0) (dst)[0] = 0; \
+  } while (0)
+
+#define SEAM_CURRENT_PID() ((__u32)(bpf_get_current_pid_tgid() >> 32))
+#define SEAM_CURRENT_TID() ((__u32)bpf_get_current_pid_tgid())
+
+#include "seam_record.h"

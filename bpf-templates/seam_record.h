@@ -1,0 +1,67 @@
+/* seam: the record every rule emits starts with this header, followed by the rule's fields
+ * (layout in the probe plan, compiler/plan/plan.hpp: kRecordHeaderSize == 48). Also the ring
+ * buffer, the per-rule drop counters and the reserve/submit pair every program uses. */
+#pragma once
+
+struct seam_record_header {
+  __u32 rule_id;
+  __u32 size; /* header + fields, 8-byte aligned */
+  __u64 time_ns; /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
+  __u32 pid;     /* tgid */
+  __u32 tid;
+  __u64 cgroup;
+  char comm[16];
+};
+_Static_assert(sizeof(struct seam_record_header) == 48, "must match plan::kRecordHeaderSize");
+
+/* Sizes are placeholders: the loader sets seam_events to plan.ringbuf_bytes and seam_drops to
+ * the number of rules before loading. */
+struct {
+  __uint(type, BPF_MAP_TYPE_RINGBUF);
+  __uint(max_entries, 4096);
+} seam_events SEC(".maps");
+
+struct {
+  __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+  __type(key, __u32);
+  __type(value, __u64);
+  __uint(max_entries, 1);
+} seam_drops SEC(".maps");
+
+/* Unread bytes in the ring above which a submit wakes the reader; below it records are
+ * submitted without a wakeup and the reader's timed consume picks them up (a wakeup per
+ * record costs ~4x the per-event time). Set by the loader; 0 means 1/8th of the ring. */
+const volatile __u64 seam_wakeup_bytes = 0;
+
+static __always_inline void seam_count_drop(__u32 rule_id) {
+  __u64 *n = bpf_map_lookup_elem(&seam_drops, &rule_id);
+  if (n) *n += 1; /* per-CPU slot: no atomics needed */
+}
+
+/* Reserves a record of `size` bytes (header included) and fills the header; NULL when the
+ * ring is full (counted in seam_drops[rule_id]). */
+static __always_inline void *seam_reserve(__u32 rule_id, __u32 size) {
+  struct seam_record_header *h = bpf_ringbuf_reserve(&seam_events, size, 0);
+  if (!h) {
+    seam_count_drop(rule_id);
+    return NULL;
+  }
+  __u64 pid_tgid = bpf_get_current_pid_tgid();
+  h->rule_id = rule_id;
+  h->size = size;
+  h->time_ns = bpf_ktime_get_ns();
+  h->pid = (__u32)(pid_tgid >> 32);
+  h->tid = (__u32)pid_tgid;
+  h->cgroup = bpf_get_current_cgroup_id();
+  bpf_get_current_comm(h->comm, sizeof(h->comm));
+  return h;
+}
+
+static __always_inline void seam_submit(void *rec) {
+  __u64 threshold = seam_wakeup_bytes;
+  if (threshold == 0) threshold = bpf_ringbuf_query(&seam_events, BPF_RB_RING_SIZE) / 8;
+  __u64 unread = bpf_ringbuf_query(&seam_events, BPF_RB_AVAIL_DATA);
+  bpf_ringbuf_submit(rec, unread >= threshold ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
+}
+
+static __always_inline void seam_discard(void *rec) { bpf_ringbuf_discard(rec, BPF_RB_NO_WAKEUP); }

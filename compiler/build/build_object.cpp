@@ -1,0 +1,133 @@
+#include "compiler/build/build_object.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "compiler/build/content_hash.hpp"
+#include "compiler/build/embedded.hpp"
+#include "compiler/build/kernel_types.hpp"
+#include "compiler/build/object_cache.hpp"
+
+namespace seam::build {
+
+namespace {
+
+const char* const kEmbeddedHeaders[] = {"seam_prelude.h",    "seam_record.h", "bpf_helpers.h",
+                                        "bpf_helper_defs.h", "bpf_tracing.h", "bpf_core_read.h",
+                                        "bpf_endian.h"};
+
+bool write_file(const std::filesystem::path& path, std::string_view text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  return static_cast<bool>(out.flush());
+}
+
+std::string make_work_dir() {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string tmpl = std::string(tmp && *tmp ? tmp : "/tmp") + "/seam-build-XXXXXX";
+  return mkdtemp(tmpl.data()) ? tmpl : std::string();
+}
+
+// Flags with no path in them: part of the cache key.
+std::vector<std::string> compile_flags(const BuildOptions& options) {
+  std::vector<std::string> flags = {"-target", "bpf", "-O2", "-g", "-D__TARGET_ARCH_x86"};
+  flags.insert(flags.end(), options.extra_flags.begin(), options.extra_flags.end());
+  return flags;
+}
+
+}  // namespace
+
+BuildResult build_object(const std::string& c_source, const BuildOptions& options) {
+  BuildResult r;
+  std::string clang = find_clang();
+  if (clang.empty()) {
+    r.error =
+        "no clang found ($SEAM_CLANG, clang, clang-14..16 on PATH): install clang to build BPF programs";
+    return r;
+  }
+  std::string types = options.kernel_types_header;
+  if (types.empty()) {
+    types = kernel_types_header(options.kernel_types, &r.error);
+    if (types.empty()) return r;
+  }
+
+  ContentHash key;
+  key.add(c_source).add(types).add(clang_identity(clang)).add(kernel_btf_identity()).add(options.source_name);
+  for (const std::string& f : compile_flags(options)) key.add(f);
+  for (const char* name : kEmbeddedHeaders) key.add(embedded::find(name).value_or(""));
+  r.cache_key = key.hex();
+
+  ObjectCache cache(options.cache_dir.empty() ? default_cache_dir() : options.cache_dir);
+  if (options.use_cache) {
+    if (auto hit = cache.load(r.cache_key)) {
+      r.ok = true;
+      r.from_cache = true;
+      r.object = std::move(*hit);
+      return r;
+    }
+  }
+
+  r.work_dir = make_work_dir();
+  if (r.work_dir.empty()) {
+    r.error = "cannot create a build directory under $TMPDIR or /tmp";
+    return r;
+  }
+  std::filesystem::path dir(r.work_dir);
+  bool written = write_file(dir / options.source_name, c_source) && write_file(dir / "kernel_types.h", types);
+  for (const char* name : kEmbeddedHeaders) {
+    auto content = embedded::find(name);
+    if (!content) {
+      r.error = std::string("embedded header missing from this build: ") + name;
+      return r;
+    }
+    written = written && write_file(dir / name, *content);
+  }
+  if (!written) {
+    r.error = "cannot write the program into " + r.work_dir;
+    return r;
+  }
+
+  std::filesystem::path object_path = dir / "seam_program.bpf.o";
+  std::vector<std::string> argv = {clang};
+  for (const std::string& f : compile_flags(options)) argv.push_back(f);
+  for (const std::string& f : {"-I" + r.work_dir, std::string("-c"), (dir / options.source_name).string(),
+                               std::string("-o"), object_path.string()})
+    argv.push_back(f);
+  r.command = shell_quote(argv);
+
+  auto start = std::chrono::steady_clock::now();
+  ProcessResult run = run_process(argv, options.timeout_ms);
+  r.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  r.clang_stderr = std::move(run.output);
+  r.errors = parse_clang_errors(r.clang_stderr);
+  if (run.timed_out) {
+    r.error = "clang did not finish within " + std::to_string(options.timeout_ms) + " ms";
+  } else if (run.exit_code == 127 && r.clang_stderr.empty()) {
+    r.error = "cannot run " + clang;
+  } else if (run.exit_code != 0) {
+    r.error = run.exit_code > 128 ? "clang crashed (signal " + std::to_string(run.exit_code - 128) + ")"
+                                  : "clang failed (exit " + std::to_string(run.exit_code) + ")";
+  } else {
+    std::ifstream in(object_path, std::ios::binary);
+    r.object.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (r.object.empty()) r.error = "clang produced no object at " + object_path.string();
+  }
+  if (!r.error.empty()) return r;  // the work dir stays, so that `command` can be re-run
+
+  r.ok = true;
+  if (options.use_cache) {
+    std::string cache_error;
+    cache.store(r.cache_key, r.object, &cache_error);  // a read-only cache only costs a rebuild
+  }
+  if (!options.keep_work_dir) {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+    r.work_dir.clear();
+  }
+  return r;
+}
+
+}  // namespace seam::build

@@ -1,0 +1,44 @@
+#pragma once
+// Builds generated BPF C into an object with the clang binary at run time: the source, the
+// embedded headers and a kernel_types.h from the running kernel's BTF go into a private work
+// directory; clang runs in a child process; errors come back as values. Objects are cached.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compiler/build/clang_runner.hpp"
+
+namespace seam::build {
+
+struct BuildOptions {
+  // Kernel types the program names (besides kBaseKernelTypes); dumped from the kernel's BTF.
+  std::vector<std::string> kernel_types = {"pt_regs"};
+  // When set, used as kernel_types.h instead of dumping kernel_types (tests, benchmarks).
+  std::string kernel_types_header;
+  // The name the source gets in the work dir (and in clang's messages without #line).
+  std::string source_name = "seam_program.bpf.c";
+  std::vector<std::string> extra_flags;
+  bool use_cache = true;
+  std::string cache_dir;  // empty: default_cache_dir()
+  int timeout_ms = 120000;
+  // Keep the work dir after a successful build too (it is always kept after a failure, so
+  // that BuildResult::command can be re-run).
+  bool keep_work_dir = false;
+};
+
+struct BuildResult {
+  bool ok = false;
+  std::vector<uint8_t> object;
+  std::string command;       // the exact clang command line, re-runnable from any directory
+  std::string clang_stderr;  // clang's output (stdout and stderr)
+  std::vector<ClangError> errors;
+  std::string error;  // what went wrong when it was not clang's diagnostics (no clang, no BTF, crash)
+  std::string cache_key;
+  std::string work_dir;  // removed unless the build failed or keep_work_dir
+  bool from_cache = false;
+  double compile_ms = 0;  // clang's wall time; 0 on a cache hit
+};
+
+BuildResult build_object(const std::string& c_source, const BuildOptions& options);
+
+}  // namespace seam::build

@@ -1,0 +1,131 @@
+#include "compiler/build/clang_runner.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <regex>
+#include <sstream>
+
+namespace seam::build {
+
+namespace {
+
+std::string on_path(const std::string& name) {
+  if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0 ? name : std::string();
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "/usr/local/bin:/usr/bin:/bin");
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string find_clang() {
+  if (const char* env = std::getenv("SEAM_CLANG"); env && *env) return on_path(env);
+  for (const char* name : {"clang", "clang-14", "clang-15", "clang-16"})
+    if (std::string found = on_path(name); !found.empty()) return found;
+  return {};
+}
+
+std::string clang_identity(const std::string& clang_path) {
+  std::error_code ec;
+  std::filesystem::path real = std::filesystem::canonical(clang_path, ec);
+  struct stat st {};
+  if (ec || stat(real.c_str(), &st) != 0) return clang_path;
+  return real.string() + ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." +
+         std::to_string(st.st_mtim.tv_nsec);
+}
+
+ProcessResult run_process(const std::vector<std::string>& argv, int timeout_ms) {
+  ProcessResult r;
+  int out[2];
+  if (argv.empty() || pipe2(out, O_CLOEXEC) != 0) return r;
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(out[0]);
+    close(out[1]);
+    return r;
+  }
+  if (pid == 0) {
+    dup2(out[1], 1);
+    dup2(out[1], 2);
+    int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0) dup2(devnull, 0);
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  close(out[1]);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  char buf[8192];
+  while (true) {
+    auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      r.timed_out = true;
+      kill(pid, SIGKILL);
+      break;
+    }
+    pollfd p{out[0], POLLIN, 0};
+    int n = poll(&p, 1, static_cast<int>(left.count()));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) continue;
+    ssize_t got = read(out[0], buf, sizeof buf);
+    if (got <= 0) break;  // EOF: the child closed its output (exited)
+    r.output.append(buf, static_cast<size_t>(got));
+  }
+  close(out[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return r;
+}
+
+std::vector<ClangError> parse_clang_errors(const std::string& output) {
+  static const std::regex kLine(R"(^(.+?):(\d+):(\d+): (?:fatal )?error: (.*)$)");
+  std::vector<ClangError> errors;
+  std::stringstream lines(output);
+  std::string line;
+  std::smatch m;
+  while (std::getline(lines, line)) {
+    if (!std::regex_match(line, m, kLine)) continue;
+    errors.push_back({m[1].str(), static_cast<uint32_t>(std::stoul(m[2].str())),
+                      static_cast<uint32_t>(std::stoul(m[3].str())), m[4].str()});
+  }
+  return errors;
+}
+
+std::string shell_quote(const std::vector<std::string>& argv) {
+  std::string line;
+  for (const std::string& a : argv) {
+    if (!line.empty()) line += ' ';
+    bool plain =
+        !a.empty() &&
+        a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=./:+,@") ==
+            std::string::npos;
+    if (plain) {
+      line += a;
+      continue;
+    }
+    line += '\'';
+    for (char c : a) line += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    line += '\'';
+  }
+  return line;
+}
+
+}  // namespace seam::build

@@ -1,0 +1,37 @@
+#pragma once
+// Runs the clang binary in a child process (a crashing or hanging compiler cannot take seam
+// down) and turns its "file:line:col: error: message" lines into values.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace seam::build {
+
+struct ClangError {
+  std::string file;  // as clang names it: with #line directives, the rule file
+  uint32_t line = 0;
+  uint32_t column = 0;
+  std::string message;
+};
+
+// $SEAM_CLANG, else clang, else clang-14..clang-16 on PATH; empty when none is found.
+std::string find_clang();
+
+// Identifies the compiler binary for cache keys without running it: resolved path, size, mtime.
+std::string clang_identity(const std::string& clang_path);
+
+struct ProcessResult {
+  int exit_code = -1;  // 128 + signal when it died of one; -1 when it could not start
+  bool timed_out = false;
+  std::string output;  // stdout and stderr together
+};
+
+ProcessResult run_process(const std::vector<std::string>& argv, int timeout_ms);
+
+// The errors (and fatal errors) in clang's diagnostics output, in order.
+std::vector<ClangError> parse_clang_errors(const std::string& output);
+
+// argv as one shell-safe line, for logs and for re-running by hand.
+std::string shell_quote(const std::vector<std::string>& argv);
+
+}  // namespace seam::build

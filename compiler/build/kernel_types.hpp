@@ -1,0 +1,27 @@
+#pragma once
+// kernel_types.h for a generated program: only the kernel types it names (and what those
+// depend on), dumped from the running kernel's BTF, instead of a whole vmlinux.h.
+#include <string>
+#include <vector>
+
+namespace seam::build {
+
+// Always emitted: fixed-width integer typedefs and the BPF enums the helpers and
+// seam_record.h use (bpf_map_type, BPF_ANY, BPF_RB_*, BPF_F_*).
+extern const std::vector<std::string> kBaseKernelTypes;
+
+inline constexpr const char* kVmlinuxBtfPath = "/sys/kernel/btf/vmlinux";
+
+// The header text for `type_names` ("pt_regs", "struct task_struct", "__u64", ...), wrapped in
+// the preserve_access_index pragma. Empty with *error set when the BTF cannot be loaded or a
+// name is not a kernel type.
+std::string kernel_types_header(const std::vector<std::string>& type_names, std::string* error);
+
+// Every type in the kernel's BTF: the equivalent of bpftool's vmlinux.h (for comparison).
+std::string full_kernel_types_header(std::string* error);
+
+// The identity of the running kernel's types: a hash of /sys/kernel/btf/vmlinux, computed
+// once per process. Empty when the file is absent.
+const std::string& kernel_btf_identity();
+
+}  // namespace seam::build

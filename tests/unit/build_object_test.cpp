@@ -1,0 +1,166 @@
+// build_object: clang at run time, #line-mapped errors, and the object cache.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+
+#include "compiler/build/build_object.hpp"
+#include "compiler/build/kernel_types.hpp"
+#include "support/test_support.hpp"
+
+namespace seam::build {
+namespace {
+
+const char* kSmallProgram = R"(#include "seam_prelude.h"
+char LICENSE[] SEC("license") = "GPL";
+SEC("uprobe")
+int on_call(struct pt_regs *ctx) {
+  struct seam_record_header *h = seam_reserve(1, sizeof(*h));
+  if (!h) return 0;
+  seam_submit(h);
+  return 0;
+}
+)";
+
+#define SKIP_WITHOUT_TOOLS()                                                                     \
+  do {                                                                                           \
+    if (find_clang().empty()) GTEST_SKIP() << "no clang on PATH (clang, clang-14..16)";          \
+    if (!std::filesystem::exists(kVmlinuxBtfPath)) GTEST_SKIP() << kVmlinuxBtfPath << " absent"; \
+  } while (0)
+
+// A fake clang: runs the real one the first time, fails every later time.
+std::string write_counting_clang(const test::TempDir& dir, const std::string& real_clang) {
+  std::string count = dir.path() + "/runs";
+  std::string script = dir.write("fake-clang",
+                                 "#!/bin/sh\n"
+                                 "echo run >> " +
+                                     count +
+                                     "\n"
+                                     "if [ $(wc -l < " +
+                                     count +
+                                     ") -gt 1 ]; then echo 'ran twice' >&2; exit 3; fi\n"
+                                     "exec " +
+                                     real_clang + " \"$@\"\n");
+  chmod(script.c_str(), 0755);
+  return script;
+}
+
+TEST(BuildObject, CompilesAndCachesWithoutRunningClangAgain) {
+  SKIP_WITHOUT_TOOLS();
+  test::TempDir dir;
+  std::string real = find_clang();
+  setenv("SEAM_CLANG", write_counting_clang(dir, real).c_str(), 1);
+  BuildOptions options;
+  options.cache_dir = dir.path() + "/cache";
+
+  BuildResult first = build_object(kSmallProgram, options);
+  ASSERT_TRUE(first.ok) << first.error << "\n" << first.clang_stderr << "\n" << first.command;
+  EXPECT_FALSE(first.from_cache);
+  EXPECT_GT(first.object.size(), 100u);
+  EXPECT_NE(first.command.find("-target bpf -O2 -g -D__TARGET_ARCH_x86"), std::string::npos) << first.command;
+  EXPECT_TRUE(first.work_dir.empty()) << "work dir kept after success";
+
+  BuildResult second = build_object(kSmallProgram, options);  // the fake clang would fail now
+  unsetenv("SEAM_CLANG");
+  ASSERT_TRUE(second.ok) << second.error << second.clang_stderr;
+  EXPECT_TRUE(second.from_cache);
+  EXPECT_EQ(second.object, first.object);
+  EXPECT_EQ(second.compile_ms, 0);
+  EXPECT_EQ(test::read_file(dir.path() + "/runs"), "run\n");
+}
+
+TEST(BuildObject, CacheKeyFollowsSourceAndKernelTypes) {
+  SKIP_WITHOUT_TOOLS();
+  test::TempDir dir;
+  BuildOptions options;
+  options.cache_dir = dir.path();
+  BuildResult a = build_object(kSmallProgram, options);
+  ASSERT_TRUE(a.ok) << a.error << a.clang_stderr;
+  BuildResult changed_source = build_object(std::string(kSmallProgram) + "\n// changed\n", options);
+  ASSERT_TRUE(changed_source.ok);
+  EXPECT_FALSE(changed_source.from_cache);
+  EXPECT_NE(changed_source.cache_key, a.cache_key);
+  options.kernel_types = {"pt_regs", "task_struct"};
+  BuildResult changed_types = build_object(kSmallProgram, options);
+  ASSERT_TRUE(changed_types.ok);
+  EXPECT_FALSE(changed_types.from_cache);
+  EXPECT_NE(changed_types.cache_key, a.cache_key);
+  options.kernel_types = {"pt_regs"};
+  options.use_cache = false;
+  BuildResult uncached = build_object(kSmallProgram, options);
+  ASSERT_TRUE(uncached.ok);
+  EXPECT_FALSE(uncached.from_cache);
+  EXPECT_EQ(uncached.cache_key, a.cache_key);
+  // Written atomically: only finished objects in the cache directory.
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
+    EXPECT_EQ(entry.path().extension(), ".o") << entry.path();
+}
+
+TEST(BuildObject, ClangErrorsPointAtTheRuleFileThroughLineDirectives) {
+  SKIP_WITHOUT_TOOLS();
+  test::TempDir dir;
+  BuildOptions options;
+  options.cache_dir = dir.path();
+  std::string source = std::string("#include \"seam_prelude.h\"\n") +
+                       "#line 7 \"rules/x.seam\"\n"
+                       "int broken(void) { return 1 +; }\n";
+  BuildResult r = build_object(source, options);
+  ASSERT_FALSE(r.ok);
+  ASSERT_FALSE(r.errors.empty()) << r.clang_stderr;
+  EXPECT_EQ(r.errors[0].file, "rules/x.seam");
+  EXPECT_EQ(r.errors[0].line, 7u);
+  EXPECT_GT(r.errors[0].column, 0u);
+  EXPECT_NE(r.errors[0].message.find("expected expression"), std::string::npos) << r.errors[0].message;
+  // The work dir stays so the logged command can be re-run by hand.
+  ASSERT_FALSE(r.work_dir.empty());
+  EXPECT_TRUE(std::filesystem::exists(r.work_dir + "/seam_program.bpf.c"));
+  EXPECT_NE(r.command.find(r.work_dir), std::string::npos);
+  std::filesystem::remove_all(r.work_dir);
+  EXPECT_TRUE(std::filesystem::directory_iterator(dir.path()) == std::filesystem::directory_iterator())
+      << "a failed build must not be cached";
+}
+
+TEST(BuildObject, MissingClangIsAnErrorValue) {
+  setenv("SEAM_CLANG", "/nonexistent/clang", 1);
+  BuildResult r = build_object(kSmallProgram, BuildOptions{});
+  unsetenv("SEAM_CLANG");
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("no clang"), std::string::npos) << r.error;
+}
+
+TEST(ClangErrors, ParsesErrorsAndFatalErrorsOnly) {
+  auto errors = parse_clang_errors(
+      "rules/a.seam:3:5: warning: unused variable 'x'\n"
+      "rules/a.seam:4:9: error: use of undeclared identifier 'y'\n"
+      "/tmp/seam-build-1/seam_prelude.h:1:10: fatal error: 'kernel_types.h' file not found\n"
+      "1 error generated.\n");
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_EQ(errors[0].file, "rules/a.seam");
+  EXPECT_EQ(errors[0].line, 4u);
+  EXPECT_EQ(errors[0].column, 9u);
+  EXPECT_EQ(errors[0].message, "use of undeclared identifier 'y'");
+  EXPECT_EQ(errors[1].message, "'kernel_types.h' file not found");
+}
+
+TEST(BuildObject, CompileTimeMinimalTypesVersusWholeVmlinux) {
+  SKIP_WITHOUT_TOOLS();
+  std::string error;
+  std::string full = full_kernel_types_header(&error);
+  ASSERT_FALSE(full.empty()) << error;
+  std::string minimal = kernel_types_header({"pt_regs"}, &error);
+  BuildOptions options;
+  options.use_cache = false;
+  options.kernel_types_header = minimal;
+  BuildResult small = build_object(kSmallProgram, options);
+  ASSERT_TRUE(small.ok) << small.error << small.clang_stderr;
+  options.kernel_types_header = full;
+  BuildResult whole = build_object(kSmallProgram, options);
+  ASSERT_TRUE(whole.ok) << whole.error << whole.clang_stderr.substr(0, 2000);
+  std::printf(
+      "[bench] clang compile, small program: minimal kernel_types.h (%zu bytes) %.0f ms; "
+      "whole vmlinux.h (%zu bytes) %.0f ms\n",
+      minimal.size(), small.compile_ms, full.size(), whole.compile_ms);
+}
+
+}  // namespace
+}  // namespace seam::build
