@@ -1,0 +1,25 @@
+#pragma once
+// Kernel values and predicates (plan::Value, plan::Cond) written as C expressions for one site.
+#include <string>
+
+#include "compiler/plan/sites.hpp"
+
+namespace seam::codegen {
+
+enum class ContextKind { PtRegs, Tracepoint, RawTracepoint, BtfArgs, PerfEvent, Usdt };
+
+struct ExprContext {
+  const plan::Program* program = nullptr;
+  ContextKind context = ContextKind::PtRegs;
+  bool in_span_end = false;  // `sv`, `duration` and `began` are in scope
+};
+
+ContextKind context_kind(const plan::Site& site, const plan::Attachment& attachment);
+
+// The C type a field type reads as.
+const char* c_type(plan::FieldType type);
+// The value, widened to 64 bits with its signedness kept.
+std::string c_value(const plan::Value& value, const ExprContext& ctx);
+std::string c_condition(const plan::Cond& cond, const ExprContext& ctx);
+
+}  // namespace seam::codegen

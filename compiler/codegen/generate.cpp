@@ -1,0 +1,204 @@
+#include "compiler/codegen/generate.hpp"
+
+#include <set>
+#include <sstream>
+
+#include "compiler/codegen/c_escape.hpp"
+#include "compiler/codegen/c_expr.hpp"
+#include "compiler/codegen/template.hpp"
+
+namespace seam::codegen {
+
+namespace {
+
+std::string key_expr(const plan::Value& key, const ExprContext& ctx) {
+  return "(__u32)" + c_value(key, ctx);
+}
+
+std::string value_fields(size_t slots, bool with_ip) {
+  std::string s;
+  if (with_ip) s += "\t__u64 ip;\n";
+  if (slots) s += "\t__u64 s[" + std::to_string(slots) + "];\n";
+  return s;
+}
+
+std::string maps(const plan::Program& p) {
+  std::string out;
+  for (const plan::Span& s : p.spans)
+    out += fragment("map_lru.c.tmpl", {{"purpose", "span " + s.name + " in flight, by key"},
+                                       {"map", s.map},
+                                       {"time_field", "start_ns"},
+                                       {"value_fields", value_fields(s.saves.size(), true)},
+                                       {"entries", std::to_string(16384)}});
+  for (const plan::State& s : p.states)
+    out += fragment("map_state.c.tmpl", {{"purpose", "state " + s.name + (s.per_process ? " per process" : " per thread")},
+                                         {"map", s.map},
+                                         {"entries", "16384"}});
+  for (const plan::Correlation& c : p.correlations)
+    out += fragment("map_lru.c.tmpl", {{"purpose", "last " + c.event + " per thread"},
+                                       {"map", c.map},
+                                       {"time_field", "ts"},
+                                       {"value_fields", value_fields(c.saves.size(), false)},
+                                       {"entries", "16384"}});
+  return out;
+}
+
+std::string saves(const std::vector<plan::Value>& values, const char* var, const ExprContext& ctx) {
+  std::string out;
+  for (size_t i = 0; i < values.size(); ++i)
+    out += std::string("\t\t") + var + ".s[" + std::to_string(i) + "] = (__u64)" + c_value(values[i], ctx) + ";\n";
+  return out;
+}
+
+std::string fills(const plan::RuleCheck& rule, const ExprContext& ctx) {
+  std::string out;
+  for (const plan::RecordFill& f : rule.fills) {
+    if (f.field.type == plan::FieldType::UStack || f.field.type == plan::FieldType::KStack) {
+      bool user = f.field.type == plan::FieldType::UStack;
+      bool saved_ip = user && rule.ustack_from_saved_ip && ctx.in_span_end;
+      uint32_t frames = (f.field.size - 8) / 8 - (saved_ip ? 1 : 0);
+      out += fragment("fill_stack.c.tmpl", {{"offset", std::to_string(f.field.offset)},
+                                            {"first", saved_ip ? "1" : "0"},
+                                            {"bytes", std::to_string(frames * 8)},
+                                            {"flags", user ? "BPF_F_USER_STACK" : "0"},
+                                            {"frame0", saved_ip ? "\t\t\t\tst[1] = sv->ip;\n" : ""}});
+    } else {
+      out += fragment("fill_scalar.c.tmpl",
+                      {{"offset", std::to_string(f.field.offset)}, {"value", c_value(f.source, ctx)}});
+    }
+  }
+  return out;
+}
+
+std::string rules(const std::vector<plan::RuleCheck>& checks, const ExprContext& ctx) {
+  std::string out;
+  for (const plan::RuleCheck& r : checks)
+    out += fragment("rule.c.tmpl", {{"line", std::to_string(r.origin_line ? r.origin_line : 1)},
+                                    {"file", c_string_literal(r.origin_file).substr(1, std::string::npos)},
+                                    {"condition", c_condition(r.when, ctx)},
+                                    {"rule", std::to_string(r.rule_id)},
+                                    {"rule_id", std::to_string(r.rule_id) + "U"},
+                                    {"size", std::to_string(r.record_size)},
+                                    {"fills", fills(r, ctx)},
+                                    {"next_line", "__SEAM_LINE__"},
+                                    {"generated_file", kGeneratedFile}});
+  return out;
+}
+
+std::string mark(const plan::Program& p, int index, const ExprContext& ctx) {
+  const plan::Correlation& c = p.correlations.at(static_cast<size_t>(index));
+  return fragment("correlation_mark.c.tmpl", {{"event", c.event}, {"map", c.map}, {"saves", saves(c.saves, "c", ctx)}});
+}
+
+std::string action(const plan::Program& p, const plan::Action& a, ExprContext ctx) {
+  switch (a.kind) {
+    case plan::ActionKind::SpanBegin: {
+      const plan::Span& s = p.spans.at(static_cast<size_t>(a.index));
+      std::string body = saves(s.saves, "v", ctx);
+      if (s.save_ip) body = "\t\tv.ip = PT_REGS_IP(ctx);\n" + body;
+      return fragment("span_begin.c.tmpl",
+                      {{"span", s.name}, {"map", s.map}, {"key", key_expr(a.key, ctx)}, {"saves", body}});
+    }
+    case plan::ActionKind::SpanEnd: {
+      const plan::Span& s = p.spans.at(static_cast<size_t>(a.index));
+      std::string key = key_expr(a.key, ctx);
+      ctx.in_span_end = true;
+      std::string marks;
+      for (int m : a.marks) marks += mark(p, m, ctx);
+      return fragment("span_end.c.tmpl",
+                      {{"span", s.name}, {"map", s.map}, {"key", key}, {"rules", rules(a.rules, ctx)}, {"marks", marks}});
+    }
+    case plan::ActionKind::StateSet:
+    case plan::ActionKind::StateClear: {
+      const plan::State& s = p.states.at(static_cast<size_t>(a.index));
+      return fragment(a.kind == plan::ActionKind::StateSet ? "state_set.c.tmpl" : "state_clear.c.tmpl",
+                      {{"state", s.name}, {"map", s.map}, {"key", s.per_process ? "tgid" : "tid"}});
+    }
+    case plan::ActionKind::CorrelationMark: return mark(p, a.index, ctx);
+    case plan::ActionKind::Rules: return rules(a.rules, ctx);
+  }
+  return {};
+}
+
+std::string describe(const plan::Attachment& a, const plan::Program& p) {
+  std::string what = plan::to_string(a.kind);
+  if (a.library >= 0) what += " " + p.plan.libraries.at(static_cast<size_t>(a.library)).name + ":";
+  if (!a.symbols.empty()) what += a.symbols[0];
+  if (!a.category.empty()) what += " " + a.category + ":";
+  what += a.name;
+  // Comments must not be closed by anything a module wrote.
+  for (size_t pos; (pos = what.find("*/")) != std::string::npos;) what.replace(pos, 2, "* /");
+  return what;
+}
+
+std::string sites(const plan::Program& p, const Options& options) {
+  std::string out;
+  std::string filter;
+  if (options.target_pid)
+    filter += "\tif (tgid != " + std::to_string(options.target_pid) + "U)\n\t\treturn 0;\n";
+  if (options.target_cgroup)
+    filter += "\tif (bpf_get_current_cgroup_id() != " + std::to_string(options.target_cgroup) + "ULL)\n\t\treturn 0;\n";
+  for (const plan::Site& site : p.sites) {
+    const plan::Attachment& a = p.plan.attachments.at(static_cast<size_t>(site.attachment));
+    ExprContext ctx{&p, context_kind(site, a), false};
+    std::string actions;
+    bool needs_time = false;
+    for (const plan::Action& act : site.actions) {
+      actions += action(p, act, ctx);
+      if (act.kind != plan::ActionKind::StateSet && act.kind != plan::ActionKind::StateClear) needs_time = true;
+    }
+    out += fragment("site.c.tmpl", {{"description", describe(a, p) + " (" + a.origin + ")"},
+                                    {"section", site.section},
+                                    {"program", a.program},
+                                    {"context", site.context_type},
+                                    {"now", needs_time ? "\t__u64 now = bpf_ktime_get_ns();\n" : ""},
+                                    {"target_filter", filter},
+                                    {"actions", actions}});
+  }
+  return out;
+}
+
+// `#line` directives point clang's errors at the rule; after each rule the generated file's own
+// numbering resumes, which is only known once the text is complete.
+std::string number_line_resets(const std::string& text) {
+  std::istringstream in(text);
+  std::string out, line;
+  size_t n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    size_t pos = line.find("__SEAM_LINE__");
+    if (pos != std::string::npos) line.replace(pos, 13, std::to_string(n + 1));
+    out += line;
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace
+
+Generated generate(const plan::Program& program, const Options& options) {
+  std::set<std::string> sources;
+  for (const plan::Rule& r : program.plan.rules) sources.insert(r.file);
+  std::string from;
+  for (const std::string& s : sources) from += (from.empty() ? "" : ", ") + s;
+  for (size_t pos; (pos = from.find("*/")) != std::string::npos;) from.replace(pos, 2, "* /");
+  for (size_t pos; (pos = from.find('\n')) != std::string::npos;) from.replace(pos, 1, " ");
+  bool usdt = false;
+  for (const plan::Attachment& a : program.plan.attachments) usdt |= a.kind == plan::AttachKind::Usdt;
+  std::string body = sites(program, options);
+  if (options.exec_notices)
+    body += fragment("exec_notice.c.tmpl", {{"rule_id", std::to_string(kExecNoticeRule) + "U"}});
+  Generated g;
+  g.c_source = number_line_resets(fragment(
+      "program.c.tmpl", {{"sources", from.empty() ? "no rules" : from},
+                         {"extra_includes", usdt ? "#include \"usdt.bpf.h\"\n#define seam_usdt_arg(ctx, n) "
+                                                   "({ long _v = 0; bpf_usdt_arg(ctx, n, &_v); (__u64)_v; })\n"
+                                                 : ""},
+                         {"maps", maps(program)},
+                         {"sites", body}}));
+  g.layout = program.plan;
+  g.layout["generator"] = "seam";
+  return g;
+}
+
+}  // namespace seam::codegen

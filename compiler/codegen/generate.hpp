@@ -1,0 +1,31 @@
+#pragma once
+// Code generation: a lowered plan::Program becomes one BPF C source (from the fragments in
+// bpf-templates/) and a layout document the runtime decodes records with.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "compiler/plan/sites.hpp"
+
+namespace seam::codegen {
+
+inline constexpr const char* kGeneratedFile = "seam.bpf.c";
+// Record id of the exec notices the runtime uses to find new processes' libraries.
+inline constexpr uint32_t kExecNoticeRule = 0xffffffffu;
+
+struct Options {
+  uint32_t target_pid = 0;     // --pid: only this process (0: all)
+  uint64_t target_cgroup = 0;  // --cgroup: only this cgroup id (0: all)
+  bool exec_notices = true;    // a sched_process_exec program that tells the runtime of new processes
+};
+
+struct Generated {
+  std::string c_source;
+  nlohmann::json layout;  // plan::Plan as JSON plus the generator's version
+};
+
+Generated generate(const plan::Program& program, const Options& options = {});
+
+}  // namespace seam::codegen
