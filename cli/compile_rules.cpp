@@ -1,0 +1,46 @@
+#include "cli/compile_rules.hpp"
+
+#include <ostream>
+
+#include "compiler/check/check.hpp"
+#include "compiler/diag/render.hpp"
+
+namespace seam::cli {
+
+CompiledRules compile_rules(const CompileOptions& options, std::ostream& err) {
+  CompiledRules out;
+  check::LoadOptions load;
+  load.stdlib_dirs = check::default_stdlib_dirs();
+  load.stdlib_dirs.insert(load.stdlib_dirs.end(), options.extra_stdlib_dirs.begin(), options.extra_stdlib_dirs.end());
+  out.program = check::load(options.paths, load);
+  if (!out.program.diagnostics.has_errors()) check::check(out.program);
+  out.program.diagnostics.sort();
+  if (!out.program.diagnostics.all().empty()) err << diag::render_text(out.program.diagnostics);
+  if (out.program.diagnostics.has_errors()) return out;
+
+  lower::Input input;
+  for (const ast::File& f : out.program.modules) input.modules.push_back(&f);
+  for (const ast::File& f : out.program.rule_files) input.rule_files.push_back(&f);
+  out.lowered = lower::lower(input, options.lower);
+  for (const std::string& u : out.lowered.unsupported) err << "seam: note: " << u << "\n";
+  out.generated = codegen::generate(out.lowered, options.codegen);
+  out.ok = true;
+  return out;
+}
+
+build::BuildResult build_rules(const CompiledRules& rules, std::ostream& err) {
+  build::BuildOptions options;
+  options.kernel_types = rules.lowered.kernel_types;
+  options.source_name = codegen::kGeneratedFile;
+  build::BuildResult result = build::build_object(rules.generated.c_source, options);
+  if (!result.ok) {
+    if (!result.error.empty()) err << "seam: cannot build the BPF program: " << result.error << "\n";
+    for (const build::ClangError& e : result.errors)
+      err << e.file << ":" << e.line << ":" << e.column << ": error: " << e.message << "\n";
+    if (result.errors.empty() && !result.clang_stderr.empty()) err << result.clang_stderr;
+    if (!result.command.empty()) err << "seam: the clang command was: " << result.command << "\n";
+  }
+  return result;
+}
+
+}  // namespace seam::cli

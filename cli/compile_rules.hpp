@@ -1,0 +1,36 @@
+#pragma once
+// The compiler front to back for `seam compile` and `seam run`: load and check rule files
+// (with their stdlib modules), lower them to a probe plan, generate BPF C and its layout.
+// Building the object (clang) is a separate step: build_rules().
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "compiler/build/build_object.hpp"
+#include "compiler/check/program.hpp"
+#include "compiler/codegen/generate.hpp"
+#include "compiler/lower/lower.hpp"
+
+namespace seam::cli {
+
+struct CompileOptions {
+  std::vector<std::string> paths;
+  std::vector<std::string> extra_stdlib_dirs;
+  codegen::Options codegen;
+  lower::Options lower;
+};
+
+struct CompiledRules {
+  check::Program program;
+  plan::Program lowered;
+  codegen::Generated generated;
+  bool ok = false;  // false: diagnostics were printed to `err`
+};
+
+// Prints diagnostics (text form) and lowering limits to `err`. Warnings do not stop it.
+CompiledRules compile_rules(const CompileOptions& options, std::ostream& err);
+
+// Builds the generated C with clang (cached). Errors are printed to `err` and ok is false.
+build::BuildResult build_rules(const CompiledRules& rules, std::ostream& err);
+
+}  // namespace seam::cli
