@@ -1,0 +1,69 @@
+#pragma once
+// What sinks print: an alert (a rule matched) or a notice (the runtime talking about itself).
+// An Alert is self-contained (no pointers into the plan or the record), so the run stage can
+// also build one for windowed rules evaluated in user space.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compiler/plan/plan.hpp"
+#include "runtime/decode/decoded_record.hpp"
+
+namespace seam::runtime {
+
+struct StackFrame {
+  uint64_t addr = 0;
+  std::string symbol;  // "" when unknown
+  uint64_t offset = 0;
+  std::string module;  // "libcudart.so.12", "[unknown]", "" when not symbolized
+};
+
+// Injected by the runtime (runtime/symbolize provides the real one); one frame per address.
+using StackSymbolizer =
+    std::function<std::vector<StackFrame>(uint32_t pid, std::span<const uint64_t> addrs, bool kernel)>;
+
+// The hook for fields whose plan::Field::enum_name is set: the value's name, or nullopt to
+// print the number. The returned view must stay valid (static tables).
+using EnumNamer = std::function<std::optional<std::string_view>(std::string_view enum_name, int64_t value)>;
+
+struct AlertField {
+  std::string name;
+  Value value;
+  std::string enum_name;  // from the plan field, for the EnumNamer
+};
+
+struct AlertStack {
+  std::string name;  // the field name: "ustack", "kstack"
+  bool kernel = false;
+  std::vector<StackFrame> frames;
+};
+
+struct Alert {
+  int64_t time_ns = 0;  // wall clock, ns since the epoch
+  plan::Severity severity = plan::Severity::Warning;
+  std::string rule;
+  std::string file;
+  uint32_t line = 0;
+  std::string message;  // rendered
+  uint32_t pid = 0;
+  uint32_t tid = 0;
+  std::string comm;
+  uint64_t cgroup = 0;
+  std::vector<AlertField> fields;  // the rule's `with` items, except stacks and pid/tid/comm/time
+  std::vector<AlertStack> stacks;  // every stack the record carries, symbolized
+  uint64_t suppressed = 0;         // alerts of this rule held back by its limit since the last one written
+};
+
+struct Notice {
+  plan::Severity severity = plan::Severity::Warning;
+  std::string kind;  // "probe-unavailable", "drops", "attached", "suppressed", "decode-error"
+  std::string message;
+  std::optional<std::string> rule;  // the rule it is about, if any
+  uint64_t count = 0;               // drops, suppressed alerts: how many (0: not a count)
+};
+
+}  // namespace seam::runtime

@@ -1,0 +1,109 @@
+#include "runtime/output/alert_builder.hpp"
+
+#include "runtime/output/format.hpp"
+#include "runtime/output/value_text.hpp"
+
+namespace seam::runtime {
+namespace {
+
+bool is_stack(plan::FieldType t) {
+  return t == plan::FieldType::UStack || t == plan::FieldType::KStack;
+}
+
+// Header values a message or `with` may name when the record has no field of that name.
+bool append_header_value(std::string_view name, const DecodedRecord& r, std::string& out) {
+  if (name == "pid") return format::append_uint(out, r.pid), true;
+  if (name == "tid") return format::append_uint(out, r.tid), true;
+  if (name == "comm") return out.append(r.comm), true;
+  if (name == "cgroup") return format::append_uint(out, r.cgroup), true;
+  if (name == "time") return format::append_rfc3339_ms(out, r.wall_ns), true;
+  return false;
+}
+
+// Sets `field` to a copy of `value`, keeping the capacity of strings already there.
+void assign_field(AlertField& field, std::string_view name, const Value& value, std::string_view enum_name) {
+  field.name.assign(name);
+  field.value = value;
+  field.enum_name.assign(enum_name);
+}
+
+}  // namespace
+
+void render_message(const std::vector<plan::MessagePart>& parts, const DecodedRecord& record,
+                    const EnumNamer& enum_namer, std::string& out) {
+  for (const auto& part : parts) {
+    if (!part.is_field) {
+      out.append(part.text);
+    } else if (const DecodedField* f = record.find(part.text)) {
+      append_value_text(out, f->value, f->field->enum_name, enum_namer);
+    } else if (!append_header_value(part.text, record, out)) {
+      out.push_back('{');
+      out.append(part.text);
+      out.push_back('}');
+    }
+  }
+}
+
+AlertBuilder::AlertBuilder(StackSymbolizer symbolizer, EnumNamer enum_namer)
+    : symbolizer_(std::move(symbolizer)), enum_namer_(std::move(enum_namer)) {}
+
+void AlertBuilder::build(const DecodedRecord& record, uint64_t suppressed, Alert& out) const {
+  const plan::Rule& rule = *record.rule;
+  out.time_ns = record.wall_ns;
+  out.severity = rule.severity;
+  out.rule.assign(rule.name);
+  out.file.assign(rule.file);
+  out.line = rule.line;
+  out.message.clear();
+  render_message(rule.message, record, enum_namer_, out.message);
+  out.pid = record.pid;
+  out.tid = record.tid;
+  out.comm.assign(record.comm);
+  out.cgroup = record.cgroup;
+  out.suppressed = suppressed;
+
+  size_t n_fields = 0;
+  for (const auto& name : rule.with) {
+    const DecodedField* f = record.find(name);
+    if (f && is_stack(f->field->type)) continue;  // shown as a stack below
+    if (!f && (name == "pid" || name == "tid" || name == "comm" || name == "time")) continue;  // always shown
+    if (!f && name != "cgroup") continue;  // not in the record: nothing to show
+    if (n_fields == out.fields.size()) out.fields.emplace_back();
+    AlertField& slot = out.fields[n_fields++];
+    if (f) {
+      assign_field(slot, name, f->value, f->field->enum_name);
+    } else {
+      assign_field(slot, name, Value{record.cgroup, plan::FieldUnit::None, plan::FieldType::U64}, {});
+    }
+  }
+  out.fields.resize(n_fields);
+
+  size_t n_stacks = 0;
+  for (const auto& f : record.fields) {
+    if (!is_stack(f.field->type)) continue;
+    if (n_stacks == out.stacks.size()) out.stacks.emplace_back();
+    AlertStack& stack = out.stacks[n_stacks++];
+    stack.name.assign(f.field->name);
+    stack.kernel = f.field->type == plan::FieldType::KStack;
+    symbolize(record.pid, std::get<std::vector<uint64_t>>(f.value.v), stack);
+  }
+  out.stacks.resize(n_stacks);
+}
+
+Alert AlertBuilder::build(const DecodedRecord& record, uint64_t suppressed) const {
+  Alert out;
+  build(record, suppressed, out);
+  return out;
+}
+
+void AlertBuilder::symbolize(uint32_t pid, const std::vector<uint64_t>& addrs, AlertStack& out) const {
+  if (symbolizer_ && !addrs.empty()) {
+    out.frames = symbolizer_(pid, addrs, out.kernel);
+    if (out.frames.size() == addrs.size()) return;
+  }
+  // No symbolizer, or one that broke its contract: show the bare addresses.
+  out.frames.resize(addrs.size());
+  for (size_t i = 0; i < addrs.size(); ++i) out.frames[i] = StackFrame{addrs[i], {}, 0, {}};
+}
+
+}  // namespace seam::runtime

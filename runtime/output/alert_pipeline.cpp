@@ -1,0 +1,126 @@
+#include "runtime/output/alert_pipeline.hpp"
+
+#include <time.h>
+
+#include <string>
+
+namespace seam::runtime {
+namespace {
+
+int64_t monotonic_now() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+}  // namespace
+
+AlertPipeline::AlertPipeline(const plan::Plan& plan, std::vector<std::unique_ptr<Sink>> sinks,
+                             PipelineOptions options)
+    : decoder_(options.clock_offset_ns ? Decoder(plan, *options.clock_offset_ns) : Decoder(plan)),
+      builder_(std::move(options.symbolizer), std::move(options.enum_namer)),
+      sinks_(std::move(sinks)),
+      clock_(std::move(options.clock)),
+      first_rule_(plan.rules.data()) {
+  rules_.reserve(plan.rules.size());
+  for (const auto& rule : plan.rules)
+    rules_.push_back(PerRule{&rule, RateLimiter(rule.limit_count, rule.limit_per_ns), {}});
+}
+
+AlertPipeline::~AlertPipeline() {
+  finish();
+}
+
+int64_t AlertPipeline::now() const {
+  return clock_ ? clock_() : monotonic_now();
+}
+
+AlertPipeline::PerRule* AlertPipeline::per_rule(uint32_t rule_id) {
+  const plan::Rule* rule = decoder_.find_rule(rule_id);
+  return rule ? &rules_[rule - first_rule_] : nullptr;
+}
+
+const AlertPipeline::PerRule* AlertPipeline::per_rule(uint32_t rule_id) const {
+  const plan::Rule* rule = decoder_.find_rule(rule_id);
+  return rule ? &rules_[rule - first_rule_] : nullptr;
+}
+
+void AlertPipeline::on_record(std::span<const uint8_t> bytes) {
+  if (auto error = decoder_.decode_into(bytes, record_)) return count_decode_error(bytes, *error);
+  PerRule& r = rules_[record_.rule - first_rule_];
+  ++r.stats.decoded;
+  RateLimiter::Admission admission = r.limiter.admit(now());
+  if (!admission.write) {
+    ++r.stats.suppressed;
+    return;
+  }
+  builder_.build(record_, admission.suppressed, alert_);  // symbolizes: only for written alerts
+  ++r.stats.written;
+  emit(alert_);
+}
+
+void AlertPipeline::write_alert(uint32_t rule_id, Alert& alert) {
+  PerRule* r = per_rule(rule_id);
+  if (!r) return emit(alert);
+  RateLimiter::Admission admission = r->limiter.admit(now());
+  if (!admission.write) {
+    ++r->stats.suppressed;
+    return;
+  }
+  alert.suppressed = admission.suppressed;
+  ++r->stats.written;
+  emit(alert);
+}
+
+void AlertPipeline::emit(Alert& alert) {
+  for (auto& sink : sinks_) sink->write(alert);
+}
+
+void AlertPipeline::notice(const Notice& n) {
+  for (auto& sink : sinks_) sink->write_notice(n);
+}
+
+void AlertPipeline::count_decode_error(std::span<const uint8_t> bytes, const Error& error) {
+  std::optional<uint32_t> id = Decoder::peek_rule_id(bytes);
+  PerRule* r = id ? per_rule(*id) : nullptr;
+  bool first;
+  if (r) {
+    first = r->stats.decode_errors++ == 0;
+  } else {
+    first = !reported_unattributed_;
+    reported_unattributed_ = true;
+    ++unattributed_errors_;
+  }
+  if (!first) return;  // counted in stats; one notice per rule is enough to know
+  Notice n{plan::Severity::Warning, "decode-error", error.message + " (further errors are only counted)",
+           r ? std::optional<std::string>(r->rule->name) : std::nullopt, 0};
+  notice(n);
+}
+
+void AlertPipeline::report_suppressed(PerRule& r, uint64_t count) {
+  if (count == 0) return;
+  Notice n{plan::Severity::Info, "suppressed",
+           std::to_string(count) + " similar alert" + (count == 1 ? "" : "s") + " suppressed by its limit",
+           r.rule->name, count};
+  notice(n);
+}
+
+void AlertPipeline::flush() {
+  const int64_t t = now();
+  for (auto& r : rules_) report_suppressed(r, r.limiter.take_suppressed_if_window_ended(t));
+  for (auto& sink : sinks_) sink->flush();
+}
+
+void AlertPipeline::finish() {
+  if (finished_) return;
+  finished_ = true;
+  for (auto& r : rules_) report_suppressed(r, r.limiter.take_suppressed());
+  for (auto& sink : sinks_) sink->flush();
+}
+
+RuleStats AlertPipeline::stats(uint32_t rule_id) const {
+  const PerRule* r = per_rule(rule_id);
+  return r ? r->stats : RuleStats{};
+}
+
+}  // namespace seam::runtime

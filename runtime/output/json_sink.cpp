@@ -1,0 +1,150 @@
+#include "runtime/output/json_sink.hpp"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+
+#include "runtime/output/format.hpp"
+#include "runtime/output/json_text.hpp"
+
+namespace seam::runtime {
+namespace {
+
+using json_text::append_key;
+using json_text::append_string;
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+void append_field_key(std::string& out, const AlertField& field, bool first) {
+  std::string_view suffix;
+  if (field.value.unit == plan::FieldUnit::Ns) suffix = "_ns";
+  if (field.value.unit == plan::FieldUnit::Bytes) suffix = "_bytes";
+  if (suffix.empty() || ends_with(field.name, suffix)) return append_key(out, field.name, first);
+  if (!first) out.push_back(',');
+  append_string(out, field.name + std::string(suffix));
+  out.push_back(':');
+}
+
+void append_field_value(std::string& out, const Value& value) {
+  if (const auto* u = std::get_if<uint64_t>(&value.v)) {
+    if (value.type != plan::FieldType::Ptr) return format::append_uint(out, *u);
+    std::string hex;
+    format::append_hex(hex, *u);
+    return append_string(out, hex);
+  }
+  if (const auto* i = std::get_if<int64_t>(&value.v)) return format::append_int(out, *i);
+  if (const auto* b = std::get_if<bool>(&value.v)) return out.append(*b ? "true" : "false"), void();
+  if (const auto* s = std::get_if<std::string>(&value.v)) return append_string(out, *s);
+  if (const auto* stack = std::get_if<std::vector<uint64_t>>(&value.v)) {
+    out.push_back('[');
+    for (size_t k = 0; k < stack->size(); ++k) {
+      if (k) out.push_back(',');
+      out.append("\"");
+      format::append_hex(out, (*stack)[k]);
+      out.append("\"");
+    }
+    out.push_back(']');
+  }
+}
+
+void append_stack(std::string& out, const AlertStack& stack) {
+  append_key(out, stack.name);
+  out.push_back('[');
+  for (size_t k = 0; k < stack.frames.size(); ++k) {
+    const StackFrame& f = stack.frames[k];
+    if (k) out.push_back(',');
+    out.append("{\"addr\":\"");
+    format::append_hex(out, f.addr);
+    out.push_back('"');
+    append_key(out, "symbol");
+    append_string(out, f.symbol);
+    append_key(out, "offset");
+    format::append_uint(out, f.offset);
+    append_key(out, "module");
+    append_string(out, f.module);
+    out.push_back('}');
+  }
+  out.push_back(']');
+}
+
+}  // namespace
+
+void append_alert_json(std::string& out, const Alert& a) {
+  out.push_back('{');
+  append_key(out, "time", true);
+  out.push_back('"');
+  format::append_rfc3339_ms(out, a.time_ns);
+  out.push_back('"');
+  append_key(out, "time_ns");
+  format::append_int(out, a.time_ns);
+  append_key(out, "severity");
+  append_string(out, plan::to_string(a.severity));
+  append_key(out, "rule");
+  append_string(out, a.rule);
+  append_key(out, "file");
+  append_string(out, a.file);
+  append_key(out, "line");
+  format::append_uint(out, a.line);
+  append_key(out, "message");
+  append_string(out, a.message);
+  append_key(out, "pid");
+  format::append_uint(out, a.pid);
+  append_key(out, "tid");
+  format::append_uint(out, a.tid);
+  append_key(out, "comm");
+  append_string(out, a.comm);
+  append_key(out, "cgroup");
+  format::append_uint(out, a.cgroup);
+  append_key(out, "fields");
+  out.push_back('{');
+  for (size_t k = 0; k < a.fields.size(); ++k) {
+    append_field_key(out, a.fields[k], k == 0);
+    append_field_value(out, a.fields[k].value);
+  }
+  out.push_back('}');
+  for (const auto& stack : a.stacks) append_stack(out, stack);
+  append_key(out, "suppressed");
+  format::append_uint(out, a.suppressed);
+  out.append("}\n");
+}
+
+void append_notice_json(std::string& out, const Notice& n) {
+  out.push_back('{');
+  append_key(out, "notice", true);
+  append_string(out, n.kind);
+  append_key(out, "severity");
+  append_string(out, plan::to_string(n.severity));
+  append_key(out, "message");
+  append_string(out, n.message);
+  if (n.rule) {
+    append_key(out, "rule");
+    append_string(out, *n.rule);
+  }
+  if (n.count > 0) {
+    append_key(out, "count");
+    format::append_uint(out, n.count);
+  }
+  out.append("}\n");
+}
+
+JsonSink::JsonSink(int fd, bool owns_fd) : out_(fd, owns_fd) {}
+
+Result<std::unique_ptr<Sink>> JsonSink::open_file(const std::string& path) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) return Error{"cannot open JSON output file '" + path + "': " + strerror(errno)};
+  return std::unique_ptr<Sink>(new JsonSink(fd, true));
+}
+
+void JsonSink::write(const Alert& alert) {
+  append_alert_json(out_.buffer(), alert);
+  out_.line_done();
+}
+
+void JsonSink::write_notice(const Notice& notice) {
+  append_notice_json(out_.buffer(), notice);
+  out_.line_done();
+}
+
+}  // namespace seam::runtime

@@ -1,0 +1,114 @@
+#include "runtime/output/stdout_sink.hpp"
+
+#include "runtime/output/format.hpp"
+#include "runtime/output/value_text.hpp"
+
+namespace seam::runtime {
+namespace {
+
+bool needs_quotes(std::string_view s) {
+  if (s.empty()) return true;
+  for (char c : s)
+    if (c == ' ' || c == '"' || c == '=' || static_cast<unsigned char>(c) < 0x20) return true;
+  return false;
+}
+
+// key=value, quoting values that would break the key=value reading (spaces, empty, control).
+void append_key_value(std::string& out, std::string_view key, std::string_view value) {
+  out.push_back(' ');
+  out.append(key);
+  out.push_back('=');
+  if (!needs_quotes(value)) return out.append(value), void();
+  out.push_back('"');
+  for (char c : value) {
+    if (c == '"' || c == '\\') out.push_back('\\');
+    out.push_back(static_cast<unsigned char>(c) < 0x20 ? '?' : c);
+  }
+  out.push_back('"');
+}
+
+void append_frame(std::string& out, size_t index, const StackFrame& frame) {
+  out.append("    #");
+  format::append_uint(out, index);
+  out.push_back(' ');
+  format::append_hex(out, frame.addr);
+  out.append("  ");
+  if (frame.symbol.empty()) {
+    out.append("??");
+  } else {
+    out.append(frame.symbol);
+    out.push_back('+');
+    format::append_hex(out, frame.offset);
+  }
+  if (!frame.module.empty()) {
+    out.append(" (");
+    out.append(frame.module);
+    out.push_back(')');
+  }
+  out.push_back('\n');
+}
+
+}  // namespace
+
+void append_alert_text(std::string& out, const Alert& alert, const EnumNamer& enum_namer) {
+  format::append_rfc3339_ms(out, alert.time_ns);
+  out.push_back(' ');
+  out.append(plan::to_string(alert.severity));
+  out.push_back(' ');
+  out.append(alert.rule);
+  out.append(": ");
+  out.append(alert.message);
+  out.push_back(' ');  // two spaces between the message and the key=value part
+  std::string value;
+  format::append_uint(value, alert.pid);
+  append_key_value(out, "pid", value);
+  value.clear();
+  format::append_uint(value, alert.tid);
+  append_key_value(out, "tid", value);
+  append_key_value(out, "comm", alert.comm);
+  for (const auto& field : alert.fields) {
+    value.clear();
+    append_value_text(value, field.value, field.enum_name, enum_namer);
+    append_key_value(out, field.name, value);
+  }
+  if (alert.suppressed > 0) {
+    out.append(" (");
+    format::append_uint(out, alert.suppressed);
+    out.append(" similar suppressed)");
+  }
+  out.push_back('\n');
+  for (const auto& stack : alert.stacks) {
+    if (alert.stacks.size() > 1) {
+      out.append("  ");
+      out.append(stack.name);
+      out.append(":\n");
+    }
+    for (size_t i = 0; i < stack.frames.size(); ++i) append_frame(out, i, stack.frames[i]);
+  }
+}
+
+StdoutSink::StdoutSink(int out_fd, int notice_fd, EnumNamer enum_namer)
+    : out_(out_fd), notices_(notice_fd, false, 0), enum_namer_(std::move(enum_namer)) {}
+
+void StdoutSink::write(const Alert& alert) {
+  append_alert_text(out_.buffer(), alert, enum_namer_);
+  out_.line_done();
+}
+
+void StdoutSink::write_notice(const Notice& notice) {
+  out_.flush();  // keep notices in order with the alerts before them
+  std::string& line = notices_.buffer();
+  line.append("seam: ");
+  line.append(plan::to_string(notice.severity));
+  line.append(": ");
+  if (notice.rule) {
+    line.append("rule ");
+    line.append(*notice.rule);
+    line.append(": ");
+  }
+  line.append(notice.message);
+  line.push_back('\n');
+  notices_.flush();
+}
+
+}  // namespace seam::runtime
