@@ -6,7 +6,7 @@
 
 namespace seam::build {
 
-// Always emitted: fixed-width integer typedefs and the BPF enums the helpers and
+// Always emitted: struct pt_regs (uprobe context), fixed-width integer typedefs and the BPF enums the helpers and
 // seam_record.h use (bpf_map_type, BPF_ANY, BPF_RB_*, BPF_F_*).
 extern const std::vector<std::string> kBaseKernelTypes;
 

@@ -1,0 +1,358 @@
+#include "runtime/load/loaded_object.hpp"
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdarg>
+#include <cstring>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "runtime/load/map_access.hpp"
+#include "runtime/load/tracefs.hpp"
+
+namespace seam::runtime {
+
+namespace {
+
+std::string errno_text(int err) {
+  const char* name = strerrorname_np(err);
+  return std::string(name ? name : "errno " + std::to_string(err)) + ": " + std::strerror(err);
+}
+
+// libbpf's messages during a load go into the LoadResult instead of stderr.
+thread_local std::string* libbpf_capture = nullptr;
+
+int capture_print(libbpf_print_level level, const char* fmt, va_list args) {
+  if (!libbpf_capture || level == LIBBPF_DEBUG) return 0;
+  char buf[1024];
+  int n = std::vsnprintf(buf, sizeof buf, fmt, args);
+  if (n > 0) libbpf_capture->append(buf, std::min(static_cast<size_t>(n), sizeof buf - 1));
+  return n;
+}
+
+class CaptureLibbpf {
+ public:
+  explicit CaptureLibbpf(std::string* into) : previous_(libbpf_set_print(capture_print)) {
+    libbpf_capture = into;
+  }
+  ~CaptureLibbpf() {
+    libbpf_capture = nullptr;
+    libbpf_set_print(previous_);
+  }
+
+ private:
+  libbpf_print_fn_t previous_;
+};
+
+// Sets a `const volatile` global of the object (in .rodata) before load. False if absent.
+bool set_rodata_u64(bpf_object* obj, const char* var_name, uint64_t value) {
+  btf* b = bpf_object__btf(obj);
+  if (!b) return false;
+  bpf_map* map;
+  bpf_object__for_each_map(map, obj) {
+    std::string name = bpf_map__name(map);
+    if (!bpf_map__is_internal(map) || name.size() < 7 || name.compare(name.size() - 7, 7, ".rodata") != 0)
+      continue;
+    int sec_id = btf__find_by_name_kind(b, ".rodata", BTF_KIND_DATASEC);
+    if (sec_id <= 0) return false;
+    const btf_type* sec = btf__type_by_id(b, static_cast<__u32>(sec_id));
+    const btf_var_secinfo* vars = btf_var_secinfos(sec);
+    for (unsigned i = 0; i < btf_vlen(sec); ++i) {
+      const btf_type* var = btf__type_by_id(b, vars[i].type);
+      if (std::strcmp(btf__name_by_offset(b, var->name_off), var_name) != 0 || vars[i].size != sizeof value)
+        continue;
+      size_t size = 0;
+      const void* initial = bpf_map__initial_value(map, &size);
+      if (!initial || vars[i].offset + sizeof value > size) return false;
+      std::vector<uint8_t> data(static_cast<const uint8_t*>(initial),
+                                static_cast<const uint8_t*>(initial) + size);
+      std::memcpy(data.data() + vars[i].offset, &value, sizeof value);
+      return bpf_map__set_initial_value(map, data.data(), size) == 0;
+    }
+    return false;
+  }
+  return false;
+}
+
+bool is_ring_size(uint32_t bytes) {
+  long page = sysconf(_SC_PAGESIZE);
+  return bytes >= static_cast<uint32_t>(page) && (bytes & (bytes - 1)) == 0;
+}
+
+// Decides which programs load: each plan attachment whose feature is here, else the first
+// fallback in its chain that is; fallbacks load only when used.
+void choose_programs(bpf_object* obj, const plan::Plan& plan, const FeatureSet& features,
+                     std::vector<Unavailable>* unavailable) {
+  std::map<std::string, const plan::Attachment*> by_program;
+  for (const plan::Attachment& a : plan.attachments) by_program.emplace(a.program, &a);
+  std::set<std::string> wanted;
+  for (const plan::Attachment& a : plan.attachments) {
+    if (a.is_fallback) continue;
+    const plan::Attachment* current = &a;
+    std::string reasons;
+    std::set<std::string> seen;
+    while (current && !features.available(current->feature)) {
+      reasons += (reasons.empty() ? "" : "; then ") + features.reason(current->feature);
+      seen.insert(current->program);
+      if (current->fallback.empty()) {
+        current = nullptr;
+      } else if (auto it = by_program.find(current->fallback);
+                 it == by_program.end() || seen.count(it->first)) {
+        reasons += "; fallback '" + current->fallback + "' is not in the plan";
+        current = nullptr;
+      } else {
+        current = it->second;
+      }
+    }
+    if (current)
+      wanted.insert(current->program);
+    else
+      unavailable->push_back({a, reasons});
+  }
+  bpf_program* prog;
+  bpf_object__for_each_program(prog, obj) {
+    if (by_program.count(bpf_program__name(prog)))
+      bpf_program__set_autoload(prog, wanted.count(bpf_program__name(prog)) > 0);
+  }
+}
+
+}  // namespace
+
+LoadResult LoadedObject::load(std::span<const uint8_t> object, const plan::Plan& plan,
+                              const FeatureSet& features) {
+  LoadResult r;
+  if (!is_ring_size(plan.ringbuf_bytes)) {
+    r.error = "ring buffer size " + std::to_string(plan.ringbuf_bytes) +
+              " bytes: must be a power of two and at least one page";
+    return r;
+  }
+  CaptureLibbpf capture(&r.log);
+  std::vector<char> verifier_log(1 << 22);
+  LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = "seam", .kernel_log_buf = verifier_log.data(),
+              .kernel_log_size = verifier_log.size());
+  std::unique_ptr<LoadedObject> self(new LoadedObject());
+  self->ringbuf_map_ = plan.ringbuf_map;
+  self->drops_map_ = plan.drops_map;
+  self->obj_ = bpf_object__open_mem(object.data(), object.size(), &opts);
+  if (!self->obj_) {
+    r.error = "cannot open the BPF object: " + errno_text(errno);
+    return r;
+  }
+  for (const plan::Map& m : plan.maps) {
+    bpf_map* map = bpf_object__find_map_by_name(self->obj_, m.name.c_str());
+    if (!map) {
+      r.error = "the plan names map '" + m.name + "' but the object has none";
+      return r;
+    }
+    if (m.max_entries) bpf_map__set_max_entries(map, m.max_entries);
+  }
+  for (const plan::Rule& rule : plan.rules) self->drop_slots_ = std::max(self->drop_slots_, rule.id + 1);
+  if (bpf_map* ring = bpf_object__find_map_by_name(self->obj_, plan.ringbuf_map.c_str()))
+    bpf_map__set_max_entries(ring, plan.ringbuf_bytes);
+  if (bpf_map* drops = bpf_object__find_map_by_name(self->obj_, plan.drops_map.c_str()))
+    bpf_map__set_max_entries(drops, self->drop_slots_);
+  set_rodata_u64(self->obj_, "seam_wakeup_bytes", plan.ringbuf_bytes / 8);
+  choose_programs(self->obj_, plan, features, &self->unavailable_);
+
+  if (int err = bpf_object__load(self->obj_); err != 0) {
+    r.error = "the kernel refused the BPF object: " + errno_text(-err);
+    verifier_log.back() = 0;
+    if (verifier_log[0]) r.log += std::string("\nverifier log:\n") + verifier_log.data();
+    return r;
+  }
+  r.object = std::move(self);
+  return r;
+}
+
+LoadedObject::~LoadedObject() {
+  detach_all();
+  bpf_object__close(obj_);
+}
+
+bool LoadedObject::is_loaded(const std::string& program) const {
+  bpf_program* p = bpf_object__find_program_by_name(obj_, program.c_str());
+  return p && bpf_program__fd(p) >= 0;
+}
+
+AttachResult LoadedObject::failed(const std::string& what, int err) const {
+  AttachResult r;
+  r.error = what + ": " + errno_text(err);
+  return r;
+}
+
+AttachResult LoadedObject::add_link(std::vector<bpf_link*> links, std::string what) {
+  AttachResult r;
+  r.ok = true;
+  r.link = static_cast<int>(links_.size());
+  links_.push_back(std::move(links));
+  return r;
+}
+
+#define SEAM_FIND_PROGRAM(prog, program, what)                                                            \
+  bpf_program* prog = bpf_object__find_program_by_name(obj_, (program).c_str());                          \
+  if (!prog || bpf_program__fd(prog) < 0) {                                                               \
+    AttachResult r;                                                                                       \
+    r.error = (what) + ": program '" + (program) + "' is " + (prog ? "not loaded" : "not in the object"); \
+    return r;                                                                                             \
+  }
+
+AttachResult LoadedObject::attach_uprobe(const std::string& program, const std::string& binary_path,
+                                         uint64_t file_offset, bool retprobe, pid_t pid) {
+  char offset[32];
+  std::snprintf(offset, sizeof offset, "+0x%llx", static_cast<unsigned long long>(file_offset));
+  std::string what = std::string("attach ") + (retprobe ? "uretprobe" : "uprobe") + " '" + program + "' to " +
+                     binary_path + offset + (pid >= 0 ? " pid " + std::to_string(pid) : "");
+  SEAM_FIND_PROGRAM(prog, program, what);
+  LIBBPF_OPTS(bpf_uprobe_opts, opts, .retprobe = retprobe);
+  bpf_link* link = bpf_program__attach_uprobe_opts(prog, pid, binary_path.c_str(), file_offset, &opts);
+  if (!link) return failed(what, errno);
+  return add_link({link}, what);
+}
+
+AttachResult LoadedObject::attach_tracepoint(const std::string& program, const std::string& category,
+                                             const std::string& name) {
+  std::string what = "attach tracepoint '" + program + "' to " + category + ":" + name;
+  SEAM_FIND_PROGRAM(prog, program, what);
+  std::string tracefs_error;
+  if (ensure_tracefs(&tracefs_error).empty()) {
+    AttachResult r;
+    r.error = what + ": " + tracefs_error;
+    return r;
+  }
+  bpf_link* link = bpf_program__attach_tracepoint(prog, category.c_str(), name.c_str());
+  if (!link) return failed(what, errno);
+  return add_link({link}, what);
+}
+
+AttachResult LoadedObject::attach_raw_tracepoint(const std::string& program, const std::string& name) {
+  std::string what = "attach raw_tracepoint '" + program + "' to " + name;
+  SEAM_FIND_PROGRAM(prog, program, what);
+  bpf_link* link = bpf_program__attach_raw_tracepoint(prog, name.c_str());
+  if (!link) return failed(what, errno);
+  return add_link({link}, what);
+}
+
+AttachResult LoadedObject::attach_tp_btf(const std::string& program) {
+  std::string what = "attach tp_btf '" + program + "'";
+  SEAM_FIND_PROGRAM(prog, program, what);
+  bpf_link* link = bpf_program__attach_trace(prog);
+  if (!link) return failed(what, errno);
+  return add_link({link}, what);
+}
+
+AttachResult LoadedObject::attach_kprobe(const std::string& program, const std::string& function,
+                                         bool retprobe) {
+  std::string what =
+      std::string("attach ") + (retprobe ? "kretprobe" : "kprobe") + " '" + program + "' to " + function;
+  SEAM_FIND_PROGRAM(prog, program, what);
+  bpf_link* link = bpf_program__attach_kprobe(prog, retprobe, function.c_str());
+  if (!link) return failed(what, errno);
+  return add_link({link}, what);
+}
+
+AttachResult LoadedObject::attach_fentry(const std::string& program) {
+  std::string what = "attach fentry/fexit '" + program + "'";
+  SEAM_FIND_PROGRAM(prog, program, what);
+  bpf_link* link = bpf_program__attach_trace(prog);
+  if (!link) return failed(what, errno);
+  return add_link({link}, what);
+}
+
+AttachResult LoadedObject::attach_perf_event(const std::string& program, uint32_t type, uint64_t config,
+                                             uint64_t period, uint64_t frequency) {
+  std::string what = "attach perf_event '" + program + "' to type " + std::to_string(type) + " config " +
+                     std::to_string(config);
+  SEAM_FIND_PROGRAM(prog, program, what);
+  std::vector<bpf_link*> links;
+  auto undo = [&links] {
+    for (bpf_link* l : links) bpf_link__destroy(l);
+  };
+  for (int cpu : online_cpus()) {
+    perf_event_attr attr{};
+    attr.size = sizeof attr;
+    attr.type = type;
+    attr.config = config;
+    if (frequency) {
+      attr.freq = 1;
+      attr.sample_freq = frequency;
+    } else {
+      attr.sample_period = period ? period : 1;
+    }
+    int fd = static_cast<int>(syscall(__NR_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC));
+    if (fd < 0) {
+      int err = errno;
+      undo();
+      return failed(what + " on cpu " + std::to_string(cpu), err);
+    }
+    bpf_link* link = bpf_program__attach_perf_event(prog, fd);  // the link owns fd from here
+    if (!link) {
+      int err = errno;
+      close(fd);
+      undo();
+      return failed(what + " on cpu " + std::to_string(cpu), err);
+    }
+    links.push_back(link);
+  }
+  return add_link(std::move(links), what);
+}
+
+bool LoadedObject::detach(int link) {
+  if (link < 0 || static_cast<size_t>(link) >= links_.size() || links_[link].empty()) return false;
+  for (bpf_link* l : links_[link]) bpf_link__destroy(l);
+  links_[link].clear();
+  return true;
+}
+
+DetachStats LoadedObject::detach_all() {
+  auto start = std::chrono::steady_clock::now();
+  std::vector<bpf_link*> all;
+  for (auto& group : links_) {
+    all.insert(all.end(), group.begin(), group.end());
+    group.clear();
+  }
+  DetachStats stats;
+  stats.links = all.size();
+  if (all.empty()) return stats;
+  // Each destroy mostly waits in the kernel (RCU grace periods), so many run at once.
+  size_t workers = std::min<size_t>(all.size(), 16);
+  std::atomic<size_t> next{0};
+  std::vector<std::thread> pool;
+  for (size_t i = 0; i < workers; ++i)
+    pool.emplace_back([&] {
+      for (size_t j; (j = next.fetch_add(1)) < all.size();) bpf_link__destroy(all[j]);
+    });
+  for (std::thread& t : pool) t.join();
+  stats.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return stats;
+}
+
+size_t LoadedObject::link_count() const {
+  size_t n = 0;
+  for (const auto& group : links_) n += group.empty() ? 0 : 1;
+  return n;
+}
+
+int LoadedObject::map_fd(const std::string& name) const {
+  return bpf_object__find_map_fd_by_name(obj_, name.c_str());
+}
+
+std::vector<uint64_t> LoadedObject::drop_counts(std::string* error) const {
+  int fd = map_fd(drops_map_);
+  if (fd < 0) {
+    if (error) *error = "the object has no drop counter map '" + drops_map_ + "'";
+    return {};
+  }
+  return read_percpu_u64_sums(fd, drop_slots_, error);
+}
+
+}  // namespace seam::runtime

@@ -1,0 +1,98 @@
+#pragma once
+// A compiled BPF object loaded into the kernel for one probe plan: maps sized from the plan,
+// programs whose kernel feature is missing left out (or replaced by their fallback), and the
+// links that attach programs to their targets. Every failure is a value naming what failed.
+#include <sys/types.h>
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "compiler/plan/plan.hpp"
+#include "runtime/load/features.hpp"
+
+struct bpf_object;
+struct bpf_link;
+
+namespace seam::runtime {
+
+// A plan attachment that will not run on this kernel, and why (reported per rule).
+struct Unavailable {
+  plan::Attachment attachment;
+  std::string reason;
+};
+
+struct AttachResult {
+  bool ok = false;
+  int link = -1;      // handle for detach(); valid when ok
+  std::string error;  // "attach uprobe 'on_sync' to /lib/libcudart.so.12+0x1a2b0: ENOENT: ..."
+};
+
+struct DetachStats {
+  size_t links = 0;
+  double ms = 0;
+};
+
+class LoadedObject;
+
+struct LoadResult {
+  std::unique_ptr<LoadedObject> object;  // null on failure
+  std::string error;
+  std::string log;  // libbpf's messages and the verifier log of a refused program
+};
+
+class LoadedObject {
+ public:
+  // Opens `object`, sizes maps from `plan`, disables programs whose feature is missing and
+  // loads the rest. seam_events gets plan.ringbuf_bytes (a power of two, page multiple),
+  // seam_drops one slot per rule id, seam_wakeup_bytes 1/8th of the ring.
+  static LoadResult load(std::span<const uint8_t> object, const plan::Plan& plan, const FeatureSet& features);
+
+  ~LoadedObject();
+  LoadedObject(const LoadedObject&) = delete;
+  LoadedObject& operator=(const LoadedObject&) = delete;
+
+  const std::vector<Unavailable>& unavailable() const { return unavailable_; }
+  bool is_loaded(const std::string& program) const;
+
+  // file_offset is an offset in the file (not a virtual address); runtime/elf resolves symbols.
+  AttachResult attach_uprobe(const std::string& program, const std::string& binary_path, uint64_t file_offset,
+                             bool retprobe, pid_t pid = -1);
+  AttachResult attach_tracepoint(const std::string& program, const std::string& category,
+                                 const std::string& name);
+  AttachResult attach_raw_tracepoint(const std::string& program, const std::string& name);
+  AttachResult attach_tp_btf(const std::string& program);  // target from SEC("tp_btf/...")
+  AttachResult attach_kprobe(const std::string& program, const std::string& function, bool retprobe);
+  AttachResult attach_fentry(const std::string& program);  // target from SEC("fentry/..."), also fexit
+  // One perf event per online CPU; frequency != 0 samples at that rate, else every `period`.
+  AttachResult attach_perf_event(const std::string& program, uint32_t type, uint64_t config, uint64_t period,
+                                 uint64_t frequency);
+
+  bool detach(int link);
+  // Destroys every link at once from a few threads: one uprobe link takes ~100 ms to detach.
+  DetachStats detach_all();
+  size_t link_count() const;
+
+  int map_fd(const std::string& name) const;  // -1 when there is no such map
+  int ringbuf_fd() const { return map_fd(ringbuf_map_); }
+  // Failed ring buffer reserves per rule id, summed over CPUs. Empty with *error on failure.
+  std::vector<uint64_t> drop_counts(std::string* error = nullptr) const;
+  uint32_t drop_slots() const { return drop_slots_; }
+
+  bpf_object* raw() const { return obj_; }
+
+ private:
+  LoadedObject() = default;
+  AttachResult add_link(std::vector<bpf_link*> links, std::string what);
+  AttachResult failed(const std::string& what, int err) const;
+
+  bpf_object* obj_ = nullptr;
+  std::vector<Unavailable> unavailable_;
+  std::vector<std::vector<bpf_link*>> links_;  // by handle; empty once detached
+  std::string ringbuf_map_, drops_map_;
+  uint32_t drop_slots_ = 1;
+};
+
+}  // namespace seam::runtime
