@@ -35,6 +35,7 @@ const std::vector<std::string> kBaseKernelTypes = {
     "s64",
     "bool",
     "enum bpf_map_type",
+    "struct pt_regs",
     // Anonymous enums, found by one of their enumerators.
     "BPF_ANY",
     "BPF_RB_NO_WAKEUP",
