@@ -1,0 +1,159 @@
+#include "runtime/discover/library_scanner.hpp"
+
+#include <dirent.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "runtime/discover/ld_cache.hpp"
+#include "runtime/elf/proc_maps.hpp"
+#include "runtime/elf/resolve.hpp"
+
+namespace seam::runtime::discover {
+namespace {
+
+std::string_view base_name(std::string_view path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+bool same_file(const struct stat& a, const struct stat& b) {
+  return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+}  // namespace
+
+void LibrarySet::add(LibraryFile file) {
+  auto [it, inserted] = index_.try_emplace({file.dev, file.ino}, files_.size());
+  if (inserted) {
+    files_.push_back(std::move(file));
+    return;
+  }
+  std::vector<pid_t>& pids = files_[it->second].pids;
+  for (pid_t pid : file.pids) {
+    if (std::find(pids.begin(), pids.end(), pid) == pids.end()) pids.push_back(pid);
+  }
+}
+
+LibraryScanner::LibraryScanner(std::vector<plan::LibraryPattern> patterns) : patterns_(std::move(patterns)) {
+  if (::stat("/", &own_root_) != 0) own_root_ = {};
+}
+
+bool LibraryScanner::matches(std::string_view name, bool executable) const {
+  for (const plan::LibraryPattern& p : patterns_) {
+    if (p.executable == executable && elf::glob_match(p.glob, name)) return true;
+  }
+  return false;
+}
+
+bool LibraryScanner::has_library_patterns() const {
+  return std::any_of(patterns_.begin(), patterns_.end(),
+                     [](const plan::LibraryPattern& p) { return !p.executable; });
+}
+
+LibraryScanner::ProcessRoot LibraryScanner::process_root(pid_t pid) const {
+  ProcessRoot root;
+  root.proc_root = elf::proc_path(pid, "root");
+  struct stat st;
+  root.ours = ::stat(root.proc_root.c_str(), &st) != 0 || same_file(st, own_root_);
+  if (!root.ours) {
+    char target[4096];
+    ssize_t n = ::readlink(root.proc_root.c_str(), target, sizeof target - 1);
+    if (n > 0) root.seen_from_here.assign(target, static_cast<size_t>(n));
+  }
+  return root;
+}
+
+// The kernel prints /proc/PID/maps and /proc/PID/exe paths relative to the reader's root when
+// it can reach the file from there: a chrooted process's library shows as /srv/jail/usr/lib/x.so.
+// Files in another mount namespace (containers) show as the process sees them. Either way the
+// process's view, under /proc/PID/root, opens the right file from here.
+std::pair<std::string, std::string> LibraryScanner::paths_for(const ProcessRoot& root,
+                                                              std::string_view path) {
+  if (root.ours) return {std::string(path), std::string(path)};
+  std::string_view inner = path;
+  const std::string& prefix = root.seen_from_here;
+  if (prefix.size() > 1 && path.size() > prefix.size() && path.substr(0, prefix.size()) == prefix &&
+      path[prefix.size()] == '/') {
+    inner.remove_prefix(prefix.size());
+  }
+  return {root.proc_root + std::string(inner), std::string(inner)};
+}
+
+void LibraryScanner::scan_process(pid_t pid, LibrarySet& out) {
+  ProcessRoot root;
+  bool root_known = false;
+  auto paths = [&](std::string_view path) {
+    if (!root_known) {
+      root = process_root(pid);
+      root_known = true;
+    }
+    return paths_for(root, path);
+  };
+
+  if (std::any_of(patterns_.begin(), patterns_.end(),
+                  [](const plan::LibraryPattern& p) { return p.executable; })) {
+    std::string exe_link = elf::proc_path(pid, "exe");
+    char target[4096];
+    ssize_t n = ::readlink(exe_link.c_str(), target, sizeof target - 1);
+    std::string_view exe(target, n > 0 ? static_cast<size_t>(n) : 0);
+    struct stat st;
+    constexpr std::string_view kDeleted = " (deleted)";
+    bool deleted = exe.size() >= kDeleted.size() && exe.substr(exe.size() - kDeleted.size()) == kDeleted;
+    if (!exe.empty() && !deleted && matches(base_name(exe), true) && ::stat(exe_link.c_str(), &st) == 0) {
+      auto [attach, display] = paths(exe);
+      out.add({std::move(attach), std::move(display), st.st_dev, st.st_ino, {pid}});
+    }
+  }
+
+  if (!has_library_patterns() || !elf::read_whole_file(elf::proc_path(pid, "maps").c_str(), maps_buf_))
+    return;
+  elf::for_each_mapping(maps_buf_, [&](const elf::MapsEntry& m) {
+    if (!m.executable || !m.is_file() || !matches(base_name(m.path), false)) return;
+    auto [attach, display] = paths(m.path);
+    struct stat st;
+    if (::stat(attach.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
+    // The path now names another file than the one mapped (replaced since): not this library.
+    // (Only comparable on the same device: overlayfs shows the lower layer's device in maps.)
+    if (st.st_dev == makedev(m.dev_major, m.dev_minor) && st.st_ino != m.inode) return;
+    out.add({std::move(attach), std::move(display), st.st_dev, st.st_ino, {pid}});
+  });
+}
+
+void LibraryScanner::add_system_file(const std::string& path, LibrarySet& out) {
+  if (!matches(base_name(path), false)) return;
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
+  out.add({path, path, st.st_dev, st.st_ino, {}});
+}
+
+void LibraryScanner::scan_system(LibrarySet& out) {
+  if (!has_library_patterns()) return;
+  for (const std::string& path : read_ld_cache()) add_system_file(path, out);
+  for (const std::string& dir : standard_library_dirs()) {
+    DIR* d = ::opendir(dir.c_str());
+    if (!d) continue;
+    while (const dirent* e = ::readdir(d)) {
+      if (e->d_name[0] == '.' || !matches(e->d_name, false)) continue;
+      add_system_file(dir + "/" + e->d_name, out);
+    }
+    ::closedir(d);
+  }
+}
+
+std::vector<pid_t> LibraryScanner::all_pids() {
+  std::vector<pid_t> pids;
+  DIR* d = ::opendir("/proc");
+  if (!d) return pids;
+  while (const dirent* e = ::readdir(d)) {
+    pid_t pid = 0;
+    const char* c = e->d_name;
+    for (; *c >= '0' && *c <= '9'; ++c) pid = pid * 10 + (*c - '0');
+    if (*c == '\0' && c != e->d_name) pids.push_back(pid);
+  }
+  ::closedir(d);
+  return pids;
+}
+
+}  // namespace seam::runtime::discover

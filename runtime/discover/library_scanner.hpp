@@ -1,0 +1,62 @@
+#pragma once
+// The search behind find_libraries() and Rescanner: which files of a process (its executable
+// mappings, its executable) or of the system's library folders match a set of patterns.
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "compiler/plan/plan.hpp"
+#include "runtime/discover/library_file.hpp"
+
+namespace seam::runtime::discover {
+
+// Found files in the order found, one per (dev, ino); a file seen again gains the new pid.
+class LibrarySet {
+ public:
+  void add(LibraryFile file);
+  bool contains(dev_t dev, ino_t ino) const { return index_.count({dev, ino}) != 0; }
+  const std::vector<LibraryFile>& files() const { return files_; }
+  std::vector<LibraryFile> take() { return std::move(files_); }
+
+ private:
+  std::vector<LibraryFile> files_;
+  std::map<std::pair<dev_t, ino_t>, size_t> index_;
+};
+
+class LibraryScanner {
+ public:
+  explicit LibraryScanner(std::vector<plan::LibraryPattern> patterns);
+
+  // Files process `pid` maps executable (library patterns) or runs (executable patterns).
+  // A process that is gone, or that we may not look at, adds nothing.
+  void scan_process(pid_t pid, LibrarySet& out);
+  // Library-pattern matches in the ld.so cache and the standard library folders.
+  void scan_system(LibrarySet& out);
+
+  bool has_library_patterns() const;
+  static std::vector<pid_t> all_pids();
+
+ private:
+  bool matches(std::string_view base_name, bool executable) const;
+  // How paths in this process's /proc entries become a path to attach and a path to show.
+  struct ProcessRoot {
+    bool ours = true;            // the process shares our root: its paths are ours
+    std::string proc_root;       // "/proc/PID/root"
+    std::string seen_from_here;  // readlink of proc_root: "/srv/jail" for a chroot, "/" in a container
+  };
+  ProcessRoot process_root(pid_t pid) const;
+  // Our view of a path in the process's /proc entries -> {path_for_attach, display_path}.
+  static std::pair<std::string, std::string> paths_for(const ProcessRoot& root, std::string_view path);
+  void add_system_file(const std::string& path, LibrarySet& out);
+
+  std::vector<plan::LibraryPattern> patterns_;
+  std::string maps_buf_;  // reused across processes
+  struct stat own_root_ {};
+};
+
+}  // namespace seam::runtime::discover
