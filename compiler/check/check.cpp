@@ -1,0 +1,134 @@
+// Driving the checker: one name table per file (duplicates reported as they are entered), then
+// each declaration checked in source order, then the file-wide warnings.
+#include "compiler/check/check.hpp"
+
+#include "compiler/check/checker.hpp"
+#include "compiler/check/suggest.hpp"
+
+namespace seam::check {
+
+using diag::Code;
+
+std::string first_declared(const SourceRange& r) {
+  if (!r.valid()) return "first declared elsewhere";
+  return "first declared at " + r.file->path() + ":" + std::to_string(r.file->line_col(r.begin).line);
+}
+
+namespace {
+
+template <class Map, class Value>
+void enter(diag::Diagnostics& diags, std::map<std::string, SourceRange>& first_ranges, const std::string& key,
+           Map& map, const ast::Ident& name, Value value, const char* kind) {
+  if (name.name.empty()) return;  // the parser gave up on this declaration
+  auto [first, inserted] = first_ranges.emplace(key, name.range);
+  if (inserted) {
+    map.emplace(name.name, value);
+    return;
+  }
+  diags.error(Code::DuplicateName, name.range, std::string(kind) + " '" + name.name + "' is declared twice")
+      .hints.push_back(first_declared(first->second));
+}
+
+}  // namespace
+
+void Checker::declare_names(Table& t) {
+  std::map<std::string, SourceRange> first;  // events and aliases share a namespace; the rest by kind
+  for (ast::Decl& decl : t.file->decls) {
+    if (auto* e = std::get_if<ast::EventDecl>(&decl)) {
+      enter(diags_, first, "event " + e->name.name, t.events, e->name, EventEntry{e, nullptr, &t}, "event");
+    } else if (auto* a = std::get_if<ast::AliasDecl>(&decl)) {
+      enter(diags_, first, "event " + a->name.name, t.events, a->name, EventEntry{nullptr, a, &t}, "event");
+    } else if (auto* s = std::get_if<ast::StateDecl>(&decl)) {
+      enter(diags_, first, "state " + s->name.name, t.states, s->name, s, "state");
+    } else if (auto* l = std::get_if<ast::LibraryDecl>(&decl)) {
+      enter(diags_, first, "library " + l->name.name, t.libraries, l->name, l, "library");
+    } else if (auto* m = std::get_if<ast::MetricDecl>(&decl)) {
+      enter(diags_, first, "metric " + m->name.name, t.metrics, m->name, m, "metric");
+    } else if (auto* o = std::get_if<ast::OutputDecl>(&decl)) {
+      enter(diags_, first, "output " + o->name.name, t.outputs, o->name, o, "output");
+      outputs_.emplace(o->name.name, o);
+    } else if (auto* r = std::get_if<ast::RuleDecl>(&decl)) {
+      enter(diags_, first, "rule " + r->name.name, t.rules, r->name, r, "rule");
+    }
+  }
+}
+
+void Checker::build_tables() {
+  std::map<std::string, const ast::ModuleDecl*> declared;
+  for (ast::File& f : program_.modules) {
+    auto& t = tables_.emplace_back(std::make_unique<Table>());
+    t->file = &f;
+    const ast::ModuleDecl* m = f.module();
+    t->module = m ? m->name.name : std::string();
+    if (!m) continue;
+    auto [it, inserted] = declared.emplace(m->name.name, m);
+    if (inserted) {
+      modules_.emplace(m->name.name, t.get());
+    } else {
+      diags_.error(Code::DuplicateModule, m->name.range, "module '" + m->name.name + "' is declared twice")
+          .hints.push_back(first_declared(it->second->name.range));
+    }
+  }
+  for (ast::File& f : program_.rule_files) {
+    auto& t = tables_.emplace_back(std::make_unique<Table>());
+    t->file = &f;
+  }
+  for (auto& t : tables_) declare_names(*t);
+
+  std::vector<std::string> known;
+  for (const auto& [name, _] : modules_) known.push_back(name);
+  for (auto& t : tables_) {
+    for (ast::Decl& decl : t->file->decls) {
+      auto* use = std::get_if<ast::UseDecl>(&decl);
+      if (!use) continue;
+      for (const ast::Ident& m : use->modules) {
+        auto it = modules_.find(m.name);
+        t->uses.push_back({m.name, m.range, it == modules_.end() ? nullptr : it->second, false});
+        if (it != modules_.end()) continue;
+        diag::Diagnostic& d = diags_.error(Code::UnknownModule, m.range, "unknown module '" + m.name + "'");
+        if (auto best = closest(m.name, known))
+          d.hints.push_back("did you mean " + *best + "?");
+        else if (!known.empty())
+          d.hints.push_back("known modules: " + join(known));
+      }
+    }
+  }
+}
+
+void Checker::check_uses(Table& t) {
+  for (const UsedModule& u : t.uses) {
+    if (!u.table || u.referenced || u.table == &t) continue;
+    diags_
+        .warning(Code::UnusedUse, u.range,
+                 "module '" + u.name + "' is used but nothing in this file refers to it")
+        .hints.push_back("remove `" + u.name + "` from `use`");
+  }
+}
+
+void Checker::run() {
+  build_tables();
+  // Aliases first, so that every alias error is reported once, at the alias.
+  for (auto& t : tables_)
+    for (ast::Decl& decl : t->file->decls)
+      if (auto* a = std::get_if<ast::AliasDecl>(&decl)) resolve_alias(*a, *t);
+  for (auto& t : tables_)
+    for (ast::Decl& decl : t->file->decls) {
+      if (auto* e = std::get_if<ast::EventDecl>(&decl)) check_event(*t, *e);
+      if (auto* s = std::get_if<ast::StateDecl>(&decl)) check_state(*t, *s);
+      if (auto* o = std::get_if<ast::OutputDecl>(&decl)) check_output(*o);
+    }
+  for (auto& t : tables_)
+    for (ast::Decl& decl : t->file->decls) {
+      if (auto* m = std::get_if<ast::MetricDecl>(&decl)) check_metric(*t, *m);
+      if (auto* r = std::get_if<ast::RuleDecl>(&decl)) check_rule(*t, *r);
+      if (auto* r = std::get_if<ast::RouteDecl>(&decl)) check_route(*t, *r);
+    }
+  for (auto& t : tables_) check_uses(*t);
+}
+
+void check(Program& program) {
+  Checker(program).run();
+  program.diagnostics.sort();
+}
+
+}  // namespace seam::check

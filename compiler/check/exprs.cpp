@@ -1,0 +1,384 @@
+// Expressions: what each name refers to, the type of every node, and units. Durations and byte
+// counts are integers with a unit; comparing across units, or a bare number with a unit-carrying
+// value, is an error, since `duration > 10` is almost always a mistaken `10ms`.
+#include <algorithm>
+
+#include "compiler/check/checker.hpp"
+#include "compiler/check/suggest.hpp"
+
+namespace seam::check {
+
+using ast::Type;
+using ast::TypeKind;
+using ast::Unit;
+using diag::Code;
+
+namespace {
+
+const char* const kBuiltins[] = {"pid", "tid", "comm", "cgroup", "uid", "cpu", "time"};
+const char* const kDurationUnits = "durations take ns, us, ms, s, m, h";
+const char* const kBytesUnits = "bytes take B, KiB, MiB, GiB, TiB, KB, MB, GB";
+
+Type duration_type() {
+  return Type::integer(64, false, Unit::Duration);
+}
+Type bool_type() {
+  return Type::of(TypeKind::Bool);
+}
+
+const ast::IntLit* int_literal(const ast::Expr& e) {
+  if (const auto* lit = std::get_if<ast::IntLit>(&e.node)) return lit;
+  if (const auto* u = std::get_if<ast::Unary>(&e.node); u && u->op == ast::UnaryOp::Neg && u->operand)
+    return int_literal(*u->operand);
+  return nullptr;
+}
+
+int64_t literal_value(const ast::Expr& e) {
+  if (const auto* lit = std::get_if<ast::IntLit>(&e.node)) return lit->value;
+  if (const auto* u = std::get_if<ast::Unary>(&e.node); u && u->operand) return -literal_value(*u->operand);
+  return 0;
+}
+
+std::string unit_example(const ast::Expr& literal, Unit unit) {
+  std::string number(literal.range.text());
+  return "write " + number + (unit == Unit::Duration ? "ms" : "KiB");
+}
+
+bool is_severity(const Type& t) {
+  return t.kind == TypeKind::Int && t.enum_name == "severity";
+}
+
+}  // namespace
+
+std::optional<Type> builtin_type(std::string_view name) {
+  if (name == "pid" || name == "tid" || name == "uid" || name == "cpu") return Type::integer(32, false);
+  if (name == "cgroup") return Type::integer(64, false);
+  if (name == "comm") return Type::of(TypeKind::Str);
+  if (name == "time") return duration_type();
+  return std::nullopt;
+}
+
+const ast::FieldDecl* find_field(const ast::EventDecl& e, std::string_view name) {
+  for (const ast::FieldDecl& f : e.fields)
+    if (f.name.name == name) return &f;
+  return nullptr;
+}
+
+std::string fields_hint(const ast::EventDecl& e) {
+  std::vector<std::string> names;
+  for (const ast::FieldDecl& f : e.fields) names.push_back(f.name.name);
+  if (e.is_span) names.push_back("duration");
+  for (const char* b : kBuiltins) names.push_back(b);
+  return event_name(e) + " has fields: " + join(names);
+}
+
+std::string describe(const Type& t) {
+  if (t.kind == TypeKind::Int && t.unit == Unit::Duration) return "a duration";
+  if (t.kind == TypeKind::Int && t.unit == Unit::Bytes) return "a byte count";
+  if (is_severity(t)) return "a severity";
+  return ast::to_string(t);
+}
+
+void Checker::require_boolean(ast::Expr& e, const char* clause) {
+  if (e.type.kind == TypeKind::Bool || e.type.kind == TypeKind::Unknown) return;
+  diags_
+      .error(Code::NotBoolean, e.range,
+             std::string("`") + clause + "` needs a condition, but this is " + describe(e.type))
+      .hints.push_back("compare it with something, e.g. `" + std::string(e.range.text()) + " > 0`");
+}
+
+void Checker::require_duration(ast::Expr& e, const char* what) {
+  if (e.type.kind == TypeKind::Unknown) return;
+  if (e.type.kind == TypeKind::Int && e.type.unit == Unit::Duration) return;
+  if (int_literal(e) && e.type.unit == Unit::None) {
+    diags_.error(Code::MissingUnit, e.range, std::string(what) + " needs a time unit")
+        .hints.push_back(unit_example(e, Unit::Duration));
+    return;
+  }
+  diags_
+      .error(Code::UnitMismatch, e.range, std::string(what) + " must be a duration, not " + describe(e.type))
+      .hints.push_back(kDurationUnits);
+}
+
+// A name in an expression: an event field, a builtin, a field of the correlated `after` event,
+// a state (in `while`), `severity`/`rule` (in routes) or `value` (windowed rules).
+void Checker::resolve_name(ExprContext& ctx, ast::Expr& e, ast::NameRef& ref) {
+  const std::vector<ast::Ident>& parts = ref.name.parts;
+  std::string text = ref.name.str();
+  if (parts.empty()) return;
+
+  if (ctx.place == Place::While) {
+    if (const ast::StateDecl* s = resolve_state(*ctx.table, ref.name)) {
+      ref.kind = ast::RefKind::State;
+      ref.state = s;
+      e.type = Type::of(TypeKind::State);
+      if (!state_has_set_[s]) {
+        diags_
+            .warning(Code::StateNeverSet, e.range,
+                     "state '" + s->name.name + "' is never set, so this is always false")
+            .hints.push_back("add a `set on ...` transition to state " + s->name.name);
+      }
+    }
+    return;
+  }
+
+  if (ctx.place == Place::Route) {
+    static const char* const kWords[] = {"info", "warning", "error", "critical"};
+    if (text == "severity" || std::find(std::begin(kWords), std::end(kWords), text) != std::end(kWords)) {
+      ref.kind = ast::RefKind::Severity;
+      if (text != "severity") ref.builtin = text;
+      e.type = Type::integer(8, false);
+      e.type.enum_name = "severity";
+    } else if (text == "rule") {
+      ref.kind = ast::RefKind::Rule;
+      e.type = Type::of(TypeKind::Str);
+    } else {
+      diags_.error(Code::UnknownField, e.range, "unknown name '" + text + "' in a route condition")
+          .hints.push_back(
+              "routes test `severity` (info, warning, error, critical) and `rule` (a rule's name)");
+    }
+    return;
+  }
+
+  if (ctx.place == Place::When) {
+    if (text == "value" && ctx.value_type) {
+      ref.kind = ast::RefKind::Value;
+      e.type = *ctx.value_type;
+      return;
+    }
+    diags_.error(Code::TypeMismatch, e.range, "'" + text + "' cannot be used on its own in `when`")
+        .hints.push_back("aggregate a metric, e.g. `p99(" + text + ") over 1m > 50ms`");
+    return;
+  }
+
+  if (ctx.event == nullptr) return;  // unresolved event: reported already
+  const ast::EventDecl& ev = *ctx.event;
+  if (parts.size() == 1) {
+    const std::string& name = parts[0].name;
+    if (const ast::FieldDecl* f = find_field(ev, name)) {
+      ref.kind = ast::RefKind::EventField;
+      ref.field = f;
+      e.type = f->type.type;
+      return;
+    }
+    if (name == "duration" || name == "pending") {
+      if (!ev.is_span) {
+        diags_
+            .error(Code::NotASpan, e.range,
+                   "'" + name + "' needs a span, but " + event_name(ev) + " is a point")
+            .hints.push_back(fields_hint(ev));
+        return;
+      }
+      if (name == "pending" && &e != ctx.pending_ok) {
+        diags_
+            .error(Code::TypeMismatch, e.range,
+                   "'pending' can only be used on its own, as `where pending > DURATION`")
+            .hints.push_back(
+                "it means \"still in flight after DURATION\"; use `duration` to test finished calls");
+        return;
+      }
+      ref.kind = ast::RefKind::Builtin;
+      ref.builtin = name;
+      e.type = duration_type();
+      return;
+    }
+    if (auto type = builtin_type(name)) {
+      ref.kind = ast::RefKind::Builtin;
+      ref.builtin = name;
+      e.type = *type;
+      return;
+    }
+  } else if (ctx.after && ctx.after->resolved && ref.name.str().rfind(ctx.after->event.str() + ".", 0) == 0 &&
+             parts.size() == ctx.after->event.parts.size() + 1) {
+    const ast::EventDecl& other = *ctx.after->resolved;
+    const std::string& name = parts.back().name;
+    ref.event = &other;
+    if (const ast::FieldDecl* f = find_field(other, name)) {
+      ref.kind = ast::RefKind::OtherEvent;
+      ref.field = f;
+      e.type = f->type.type;
+      return;
+    }
+    if (name == "duration" && other.is_span) {
+      ref.kind = ast::RefKind::OtherEvent;
+      ref.builtin = name;
+      e.type = duration_type();
+      return;
+    }
+    ref.event = nullptr;
+    diags_.error(Code::UnknownField, e.range, "unknown field '" + name + "' of " + event_name(other))
+        .hints.push_back(event_name(other) + " has fields: " + [&] {
+          std::vector<std::string> names;
+          for (const ast::FieldDecl& f : other.fields) names.push_back(f.name.name);
+          if (other.is_span) names.push_back("duration");
+          return join(names);
+        }());
+    return;
+  }
+  diag::Diagnostic& d =
+      diags_.error(Code::UnknownField, e.range, "unknown field '" + text + "' of " + event_name(ev));
+  std::vector<std::string> names;
+  for (const ast::FieldDecl& f : ev.fields) names.push_back(f.name.name);
+  if (ev.is_span) names.push_back("duration");
+  for (const char* b : kBuiltins) names.push_back(b);
+  if (auto best = closest(text, names)) d.hints.push_back("did you mean " + *best + "?");
+  d.hints.push_back(fields_hint(ev));
+}
+
+void Checker::check_binary(ExprContext& ctx, ast::Expr& e, ast::Binary& b) {
+  if (!b.lhs || !b.rhs) return;
+  check_expr(ctx, *b.lhs);
+  check_expr(ctx, *b.rhs);
+  ast::Expr& l = *b.lhs;
+  ast::Expr& r = *b.rhs;
+  e.type = bool_type();
+
+  if (b.op == ast::BinaryOp::And || b.op == ast::BinaryOp::Or) {
+    const char* word = b.op == ast::BinaryOp::And ? "and" : "or";
+    for (ast::Expr* side : {&l, &r}) {
+      TypeKind k = side->type.kind;
+      if (k == TypeKind::Bool || k == TypeKind::Unknown ||
+          (k == TypeKind::State && ctx.place == Place::While))
+        continue;
+      diags_.error(
+          Code::NotBoolean, side->range,
+          std::string("`") + word + "` needs conditions on both sides, but this is " + describe(side->type));
+    }
+    return;
+  }
+  if (ctx.place == Place::While) {
+    diags_.error(Code::NotBoolean, e.range, "`while` takes states combined with and, or, not")
+        .hints.push_back("move comparisons to `where`");
+    return;
+  }
+  const Type& lt = l.type;
+  const Type& rt = r.type;
+  if (lt.kind == TypeKind::Unknown || rt.kind == TypeKind::Unknown) return;
+  bool ordering = b.op == ast::BinaryOp::Lt || b.op == ast::BinaryOp::Le || b.op == ast::BinaryOp::Gt ||
+                  b.op == ast::BinaryOp::Ge;
+
+  if (b.op == ast::BinaryOp::StartsWith) {
+    for (ast::Expr* side : {&l, &r})
+      if (side->type.kind != TypeKind::Str) {
+        diags_.error(Code::TypeMismatch, side->range,
+                     "`startswith` needs strings, but this is " + describe(side->type));
+        return;
+      }
+    return;
+  }
+  if (is_severity(lt) || is_severity(rt)) {
+    if (is_severity(lt) && is_severity(rt)) return;
+    ast::Expr& odd = is_severity(lt) ? r : l;
+    diags_.error(Code::TypeMismatch, odd.range, "severity can only be compared with a severity word")
+        .hints.push_back("severities are info, warning, error, critical");
+    return;
+  }
+  if (lt.kind == TypeKind::Str || rt.kind == TypeKind::Str) {
+    if (lt.kind == rt.kind && !ordering) return;
+    if (lt.kind == rt.kind) {
+      diags_.error(Code::TypeMismatch, e.range, "strings can only be compared with == and !=")
+          .hints.push_back("use `startswith` to test a prefix");
+      return;
+    }
+    diags_.error(Code::TypeMismatch, e.range, "cannot compare " + describe(lt) + " with " + describe(rt));
+    return;
+  }
+  if (lt.kind == TypeKind::Ptr || rt.kind == TypeKind::Ptr) {
+    ast::Expr& other = lt.kind == TypeKind::Ptr ? r : l;
+    bool zero = int_literal(other) && literal_value(other) == 0 && other.type.unit == Unit::None;
+    if ((other.type.kind == TypeKind::Ptr || zero) && !ordering) return;
+    diags_
+        .error(Code::TypeMismatch, ordering ? e.range : other.range,
+               ordering ? std::string("pointers can only be compared with == and !=")
+                        : "a pointer can only be compared with 0 or another pointer")
+        .hints.push_back("e.g. `" + std::string((lt.kind == TypeKind::Ptr ? l : r).range.text()) + " != 0`");
+    return;
+  }
+  if (lt.kind == TypeKind::Bool || rt.kind == TypeKind::Bool) {
+    if (lt.kind == rt.kind && !ordering) return;
+    diags_.error(Code::TypeMismatch, e.range, "cannot compare " + describe(lt) + " with " + describe(rt));
+    return;
+  }
+  if (lt.kind != TypeKind::Int || rt.kind != TypeKind::Int) {
+    diags_.error(Code::TypeMismatch, e.range, "cannot compare " + describe(lt) + " with " + describe(rt));
+    return;
+  }
+  if (lt.unit == rt.unit) return;
+  // Point at the side that looks wrong: the literal, or else the right-hand side.
+  bool right_is_odd = int_literal(r) || !int_literal(l);
+  ast::Expr& odd = right_is_odd ? r : l;
+  ast::Expr& anchor = right_is_odd ? l : r;
+  if (odd.type.unit == Unit::None && int_literal(odd)) {
+    diags_
+        .error(Code::MissingUnit, odd.range,
+               "'" + std::string(odd.range.text()) + "' needs a unit: '" + std::string(anchor.range.text()) +
+                   "' is " + describe(anchor.type))
+        .hints.push_back(unit_example(odd, anchor.type.unit));
+    return;
+  }
+  diag::Diagnostic& d =
+      diags_.error(Code::UnitMismatch, odd.range,
+                   "cannot compare " + describe(anchor.type) + " with " + describe(odd.type));
+  if (anchor.type.unit == Unit::Duration) d.hints.push_back(kDurationUnits);
+  if (anchor.type.unit == Unit::Bytes) d.hints.push_back(kBytesUnits);
+  if (anchor.type.unit == Unit::None)
+    d.hints.push_back("'" + std::string(anchor.range.text()) + "' is a plain number");
+}
+
+void Checker::check_expr(ExprContext& ctx, ast::Expr& e) {
+  std::visit(
+      [&](auto& node) {
+        using T = std::decay_t<decltype(node)>;
+        if constexpr (std::is_same_v<T, ast::IntLit>) {
+          e.type = Type::integer(64, true, node.unit);
+        } else if constexpr (std::is_same_v<T, ast::StrLit>) {
+          e.type = Type::of(TypeKind::Str);
+        } else if constexpr (std::is_same_v<T, ast::BoolLit>) {
+          e.type = bool_type();
+          if (ctx.place == Place::While)
+            diags_.error(Code::NotBoolean, e.range, "`while` takes states combined with and, or, not")
+                .hints.push_back("move conditions to `where`");
+        } else if constexpr (std::is_same_v<T, ast::NameRef>) {
+          resolve_name(ctx, e, node);
+        } else if constexpr (std::is_same_v<T, ast::Unary>) {
+          if (!node.operand) return;
+          check_expr(ctx, *node.operand);
+          const Type& t = node.operand->type;
+          if (node.op == ast::UnaryOp::Not) {
+            e.type = bool_type();
+            bool ok = t.kind == TypeKind::Bool || t.kind == TypeKind::Unknown ||
+                      (t.kind == TypeKind::State && ctx.place == Place::While);
+            if (!ok)
+              diags_.error(Code::NotBoolean, node.operand->range,
+                           "`not` needs a condition, but this is " + describe(t));
+          } else {
+            e.type = t;
+            e.type.is_signed = true;
+            if (t.kind != TypeKind::Int && t.kind != TypeKind::Unknown)
+              diags_.error(Code::TypeMismatch, e.range, "cannot negate " + describe(t));
+          }
+        } else if constexpr (std::is_same_v<T, ast::Binary>) {
+          check_binary(ctx, e, node);
+        } else if constexpr (std::is_same_v<T, ast::Call>) {
+          if (ctx.place != Place::When) {
+            diags_
+                .error(Code::UnknownFunction, node.function.range,
+                       "'" + node.function.name + "' can only be used in a windowed rule's `when`")
+                .hints.push_back("e.g. `when p99(sync_latency) over 1m > 50ms`");
+            for (ast::ExprPtr& a : node.args)
+              if (a) a->type = Type{};
+            return;
+          }
+          resolve_call(ctx, e, node);
+        }
+      },
+      e.node);
+  if (ctx.place == Place::While && e.type.kind != TypeKind::State && e.type.kind != TypeKind::Unknown &&
+      !std::holds_alternative<ast::Binary>(e.node) && !std::holds_alternative<ast::Unary>(e.node) &&
+      !std::holds_alternative<ast::BoolLit>(e.node)) {
+    diags_.error(Code::NotBoolean, e.range, "`while` takes states combined with and, or, not")
+        .hints.push_back("move conditions to `where`");
+  }
+}
+
+}  // namespace seam::check
