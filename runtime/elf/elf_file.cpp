@@ -147,6 +147,12 @@ Result<bool> ElfFile::load() {
   auto versions = version_definitions(elf_, verdef);
   if (symtab) read_symbols(elf_, symtab, false, nullptr, versions, symbols_);
   if (dynsym) read_symbols(elf_, dynsym, true, versym, versions, symbols_);
+  // Everything we use is read or mapped by now; the mapping outlives the descriptor, so an
+  // ElfFile kept in a cache does not hold a file descriptor.
+  elf_cntl(elf_, ELF_C_FDREAD);
+  elf_cntl(elf_, ELF_C_FDDONE);
+  ::close(fd_);
+  fd_ = -1;
   return true;
 }
 

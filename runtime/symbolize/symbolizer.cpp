@@ -1,0 +1,195 @@
+#include "runtime/symbolize/symbolizer.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+
+#include "runtime/elf/proc_maps.hpp"
+
+namespace seam::runtime::symbolize {
+
+// A library as mapped: opened when the snapshot is taken (the descriptor keeps the file
+// readable after the process exits or the file is deleted), read when first needed.
+struct Symbolizer::Module {
+  std::string display_path;
+  std::pair<dev_t, ino_t> key;
+  int fd = -1;
+  bool tried = false;
+  std::shared_ptr<const ModuleSymbols> symbols;
+  ~Module() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+namespace {
+
+// /proc/PID/map_files/<start>-<end> opens exactly the mapped file, whatever the process's
+// root or mount namespace, even when deleted. It needs CAP_SYS_ADMIN, so fall back to paths.
+int open_mapped_file(pid_t pid, const elf::MapsEntry& m) {
+  char range[40];
+  char* p = std::to_chars(range, range + 17, m.start, 16).ptr;
+  *p++ = '-';
+  p = std::to_chars(p, range + sizeof range - 1, m.end, 16).ptr;
+  std::string path = elf::proc_path(pid, "map_files/");
+  path.append(range, p);
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd >= 0 || m.deleted) return fd;
+  std::string rooted = elf::proc_path(pid, "root");
+  rooted.append(m.path);
+  for (const std::string& candidate : {rooted, std::string(m.path)}) {
+    fd = ::open(candidate.c_str(), O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd >= 0 && ::fstat(fd, &st) == 0 && st.st_ino == m.inode) return fd;
+    if (fd >= 0) ::close(fd);
+  }
+  return -1;
+}
+
+}  // namespace
+
+Symbolizer::Symbolizer(size_t max_processes) : max_processes_(max_processes ? max_processes : 1) {}
+Symbolizer::~Symbolizer() = default;
+
+bool Symbolizer::remember(pid_t pid) {
+  if (!elf::read_whole_file(elf::proc_path(pid, "maps").c_str(), maps_buf_)) return false;
+  Process fresh;
+  elf::for_each_mapping(maps_buf_, [&](const elf::MapsEntry& m) {
+    if (!m.executable || m.inode == 0 || m.path.empty() || m.path.front() != '/') return;
+    std::pair<dev_t, ino_t> key{makedev(m.dev_major, m.dev_minor), static_cast<ino_t>(m.inode)};
+    std::shared_ptr<Module> module = modules_[key].lock();
+    if (!module) {
+      module = std::make_shared<Module>();
+      module->display_path = std::string(m.path);
+      module->key = key;
+      if (tables_by_inode_.count(key) == 0) module->fd = open_mapped_file(pid, m);
+      modules_[key] = module;
+    }
+    fresh.mappings.push_back({m.start, m.end, m.offset, std::move(module)});
+  });
+  std::sort(fresh.mappings.begin(), fresh.mappings.end(),
+            [](const Mapping& a, const Mapping& b) { return a.start < b.start; });
+  fresh.last_use = ++clock_;
+  processes_[pid] = std::move(fresh);
+  evict_if_full();
+  // Drop index entries of modules no snapshot uses any more.
+  for (auto it = modules_.begin(); it != modules_.end();)
+    it = it->second.expired() ? modules_.erase(it) : ++it;
+  return true;
+}
+
+void Symbolizer::forget(pid_t pid) {
+  processes_.erase(pid);
+}
+
+void Symbolizer::evict_if_full() {
+  while (processes_.size() > max_processes_) {
+    auto oldest = std::min_element(processes_.begin(), processes_.end(), [](const auto& a, const auto& b) {
+      return a.second.last_use < b.second.last_use;
+    });
+    processes_.erase(oldest);
+  }
+}
+
+Symbolizer::Process* Symbolizer::snapshot(pid_t pid) {
+  auto it = processes_.find(pid);
+  if (it == processes_.end()) {
+    if (!remember(pid)) return nullptr;
+    it = processes_.find(pid);
+  }
+  it->second.last_use = ++clock_;
+  return &it->second;
+}
+
+const Symbolizer::Mapping* Symbolizer::find_mapping(const Process& p, uint64_t addr) const {
+  auto it = std::upper_bound(p.mappings.begin(), p.mappings.end(), addr,
+                             [](uint64_t a, const Mapping& m) { return a < m.start; });
+  if (it == p.mappings.begin()) return nullptr;
+  const Mapping& m = *(it - 1);
+  return addr < m.end ? &m : nullptr;
+}
+
+const ModuleSymbols* Symbolizer::symbols_of(Module& m) {
+  if (m.symbols || m.tried) return m.symbols.get();
+  m.tried = true;
+  auto cached = tables_by_inode_.find(m.key);
+  if (cached != tables_by_inode_.end()) {
+    m.symbols = cached->second;
+    return m.symbols.get();
+  }
+  if (m.fd < 0) return nullptr;
+  elf::Result<elf::ElfFile> file = elf::ElfFile::open_fd(m.fd, m.display_path);
+  m.fd = -1;  // owned by the ElfFile now, and closed by it
+  if (!file) return nullptr;
+  std::string build_id = file->build_id();
+  auto same = build_id.empty() ? tables_by_build_id_.end() : tables_by_build_id_.find(build_id);
+  if (same != tables_by_build_id_.end()) {
+    m.symbols = same->second;  // the same library under another inode (another container)
+  } else {
+    m.symbols = std::make_shared<const ModuleSymbols>(std::move(file).value());
+    ++tables_loaded_;
+    if (!build_id.empty()) tables_by_build_id_[build_id] = m.symbols;
+  }
+  tables_by_inode_[m.key] = m.symbols;
+  return m.symbols.get();
+}
+
+Frame Symbolizer::frame_for(const Mapping& m, uint64_t addr) {
+  Frame f;
+  f.addr = addr;
+  f.module = m.module->display_path;
+  uint64_t file_offset = addr - m.start + m.offset;
+  f.offset = file_offset;
+  const ModuleSymbols* symbols = symbols_of(*m.module);
+  if (!symbols) return f;
+  std::optional<uint64_t> vaddr = symbols->offset_to_vaddr(file_offset);
+  if (!vaddr) return f;
+  f.offset = *vaddr;
+  if (std::optional<SymbolAt> hit = symbols->lookup(*vaddr)) {
+    f.symbol = std::string(hit->name);
+    f.offset = hit->offset;
+  }
+  return f;
+}
+
+std::vector<Frame> Symbolizer::symbolize(pid_t pid, std::span<const uint64_t> addrs) {
+  std::vector<Frame> frames(addrs.size());
+  bool fresh = processes_.count(pid) == 0;
+  Process* p = snapshot(pid);
+  bool reread = fresh;  // a snapshot taken just now is as new as it gets
+  for (size_t i = 0; i < addrs.size(); ++i) {
+    frames[i].addr = addrs[i];
+    frames[i].module = kUnknownModule;
+    if (!p) continue;
+    const Mapping* m = find_mapping(*p, addrs[i]);
+    if (!m && !reread) {
+      reread = true;
+      // Keep the old snapshot when the process is gone: the new one could not be better.
+      if (remember(pid)) p = snapshot(pid);
+      m = p ? find_mapping(*p, addrs[i]) : nullptr;
+    }
+    if (m) frames[i] = frame_for(*m, addrs[i]);
+  }
+  return frames;
+}
+
+std::vector<Frame> Symbolizer::symbolize_kernel(std::span<const uint64_t> addrs) {
+  if (!kernel_) kernel_ = KernelSymbols::load();
+  std::vector<Frame> frames(addrs.size());
+  for (size_t i = 0; i < addrs.size(); ++i) {
+    Frame& f = frames[i];
+    f.addr = addrs[i];
+    f.module = kUnknownModule;
+    if (std::optional<KernelSymbols::Hit> hit = kernel_->lookup(addrs[i])) {
+      f.symbol = std::string(hit->name);
+      f.offset = hit->offset;
+      f.module = hit->module.empty() ? std::string("[kernel]") : "[" + std::string(hit->module) + "]";
+    }
+  }
+  return frames;
+}
+
+}  // namespace seam::runtime::symbolize
