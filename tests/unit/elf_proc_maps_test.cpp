@@ -1,0 +1,78 @@
+// The hand-written /proc/PID/maps parser: every field, anonymous and deleted mappings, bad lines.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <vector>
+
+#include "runtime/elf/proc_maps.hpp"
+
+namespace seam::runtime::elf {
+namespace {
+
+TEST(ProcMaps, ParsesAFileMapping) {
+  MapsEntry e;
+  ASSERT_TRUE(parse_maps_line(
+      "7f12a000-7f12c000 r-xp 00001000 fe:01 337903                     /usr/lib/libcudart.so.12", e));
+  EXPECT_EQ(e.start, 0x7f12a000u);
+  EXPECT_EQ(e.end, 0x7f12c000u);
+  EXPECT_TRUE(e.readable);
+  EXPECT_FALSE(e.writable);
+  EXPECT_TRUE(e.executable);
+  EXPECT_EQ(e.offset, 0x1000u);
+  EXPECT_EQ(e.dev_major, 0xfeu);
+  EXPECT_EQ(e.dev_minor, 1u);
+  EXPECT_EQ(e.inode, 337903u);
+  EXPECT_EQ(e.path, "/usr/lib/libcudart.so.12");
+  EXPECT_FALSE(e.deleted);
+  EXPECT_TRUE(e.is_file());
+}
+
+TEST(ProcMaps, AnonymousAndSpecialMappingsAreNotFiles) {
+  MapsEntry e;
+  ASSERT_TRUE(parse_maps_line("7f0d47fb3000-7f0d47fb4000 rw-p 00000000 00:00 0 ", e));
+  EXPECT_EQ(e.path, "");
+  EXPECT_FALSE(e.is_file());
+  ASSERT_TRUE(parse_maps_line("7ffd1000-7ffd3000 r-xp 00000000 00:00 0                  [vdso]", e));
+  EXPECT_EQ(e.path, "[vdso]");
+  EXPECT_TRUE(e.executable);
+  EXPECT_FALSE(e.is_file());
+}
+
+TEST(ProcMaps, DeletedFileIsMarkedAndItsSuffixStripped) {
+  MapsEntry e;
+  ASSERT_TRUE(parse_maps_line("1000-2000 r-xp 00000000 08:02 42 /tmp/lib with space.so (deleted)", e));
+  EXPECT_TRUE(e.deleted);
+  EXPECT_EQ(e.path, "/tmp/lib with space.so");
+  EXPECT_FALSE(e.is_file());
+}
+
+TEST(ProcMaps, RejectsMalformedLines) {
+  MapsEntry e;
+  EXPECT_FALSE(parse_maps_line("", e));
+  EXPECT_FALSE(parse_maps_line("garbage", e));
+  EXPECT_FALSE(parse_maps_line("1000-2000 r-xp", e));
+  EXPECT_FALSE(parse_maps_line("1000-2000 r-xp 00000000 08:02 x /lib.so", e));
+}
+
+TEST(ProcMaps, ReadsOwnMapsAndFindsOwnExecutableCode) {
+  std::string buf;
+  ASSERT_TRUE(read_whole_file(proc_path(getpid(), "maps").c_str(), buf));
+  auto here = reinterpret_cast<uint64_t>(&parse_maps_line);
+  int lines = 0, covering = 0;
+  for_each_mapping(buf, [&](const MapsEntry& e) {
+    ++lines;
+    if (here >= e.start && here < e.end) {
+      ++covering;
+      EXPECT_TRUE(e.executable);
+      EXPECT_TRUE(e.is_file());
+    }
+  });
+  EXPECT_GT(lines, 5);
+  EXPECT_EQ(covering, 1);
+  EXPECT_FALSE(read_whole_file("/proc/0/maps", buf));
+  EXPECT_EQ(proc_path(1234, "root"), "/proc/1234/root");
+}
+
+}  // namespace
+}  // namespace seam::runtime::elf
