@@ -1,0 +1,339 @@
+#pragma once
+// The seam grammar as PEGTL rules (docs/language.md has it in EBNF). Conventions:
+//  - tok<R> skips whitespace and `#` comments, then matches R; so a token's own node starts exactly at
+//    its first character, and line breaks mean nothing.
+//  - must<R> commits: once a declaration or clause keyword matched, a missing part is a syntax error
+//    "expected <R::what>" (control.hpp) instead of a silent backtrack.
+//  - Rules used inside at<>/not_at<> lookaheads are never stored in the parse tree (PEGTL would keep the
+//    nodes a successful lookahead built), hence the separate *_ahead rules.
+//  - nest<R> counts expression depth in the input and stops with E0003 before the stack can overflow.
+#include <tao/pegtl.hpp>
+
+#include "compiler/parse/nesting.hpp"
+
+namespace seam::parse::grammar {
+
+using namespace tao::pegtl;
+
+// ---------------------------------------------------------------- whitespace and comments
+struct comment : seq<one<'#'>, until<eolf>> {};
+struct skip : star<sor<space, comment>> {};
+template <typename R>
+struct tok : seq<skip, R> {};
+
+// ---------------------------------------------------------------- words
+// Reserved words can never be identifiers.
+struct reserved : sor<TAO_PEGTL_KEYWORD("module"), TAO_PEGTL_KEYWORD("use"), TAO_PEGTL_KEYWORD("library"),
+                      TAO_PEGTL_KEYWORD("span"), TAO_PEGTL_KEYWORD("point"), TAO_PEGTL_KEYWORD("alias"),
+                      TAO_PEGTL_KEYWORD("state"), TAO_PEGTL_KEYWORD("rule"), TAO_PEGTL_KEYWORD("metric"),
+                      TAO_PEGTL_KEYWORD("output"), TAO_PEGTL_KEYWORD("route"), TAO_PEGTL_KEYWORD("on"),
+                      TAO_PEGTL_KEYWORD("where"), TAO_PEGTL_KEYWORD("while"), TAO_PEGTL_KEYWORD("after"),
+                      TAO_PEGTL_KEYWORD("within"), TAO_PEGTL_KEYWORD("alert"), TAO_PEGTL_KEYWORD("with"),
+                      TAO_PEGTL_KEYWORD("limit"), TAO_PEGTL_KEYWORD("when"), TAO_PEGTL_KEYWORD("per"),
+                      TAO_PEGTL_KEYWORD("set"), TAO_PEGTL_KEYWORD("clear"), TAO_PEGTL_KEYWORD("key"),
+                      TAO_PEGTL_KEYWORD("exe"), TAO_PEGTL_KEYWORD("and"), TAO_PEGTL_KEYWORD("or"),
+                      TAO_PEGTL_KEYWORD("not"), TAO_PEGTL_KEYWORD("true"), TAO_PEGTL_KEYWORD("false"),
+                      TAO_PEGTL_KEYWORD("startswith")> {};
+
+#define SEAM_WORD(name, text)                         \
+  struct name : TAO_PEGTL_KEYWORD(text) {             \
+    static constexpr const char* what = "'" text "'"; \
+  }
+SEAM_WORD(kw_module, "module");
+SEAM_WORD(kw_use, "use");
+SEAM_WORD(kw_library, "library");
+SEAM_WORD(kw_span, "span");
+SEAM_WORD(kw_point, "point");
+SEAM_WORD(kw_alias, "alias");
+SEAM_WORD(kw_state, "state");
+SEAM_WORD(kw_rule, "rule");
+SEAM_WORD(kw_metric, "metric");
+SEAM_WORD(kw_output, "output");
+SEAM_WORD(kw_route, "route");
+SEAM_WORD(kw_on, "on");
+SEAM_WORD(kw_where, "where");
+SEAM_WORD(kw_while, "while");
+SEAM_WORD(kw_after, "after");
+SEAM_WORD(kw_within, "within");
+SEAM_WORD(kw_alert, "alert");
+SEAM_WORD(kw_with, "with");
+SEAM_WORD(kw_limit, "limit");
+SEAM_WORD(kw_when, "when");
+SEAM_WORD(kw_per, "per");
+SEAM_WORD(kw_set, "set");
+SEAM_WORD(kw_clear, "clear");
+SEAM_WORD(kw_key, "key");
+SEAM_WORD(kw_exe, "exe");
+SEAM_WORD(kw_and, "and");
+SEAM_WORD(kw_or, "or");
+SEAM_WORD(kw_not, "not");
+SEAM_WORD(kw_true, "true");
+SEAM_WORD(kw_false, "false");
+// Contextual words: keywords only where they appear below, identifiers elsewhere.
+SEAM_WORD(kw_entry, "entry");
+SEAM_WORD(kw_return, "return");
+SEAM_WORD(kw_of, "of");
+SEAM_WORD(kw_thread, "thread");
+SEAM_WORD(kw_process, "process");
+SEAM_WORD(kw_count, "count");
+SEAM_WORD(kw_sum, "sum");
+SEAM_WORD(kw_hist, "hist");
+SEAM_WORD(kw_by, "by");
+SEAM_WORD(kw_stdout, "stdout");
+SEAM_WORD(kw_json, "json");
+SEAM_WORD(kw_webhook, "webhook");
+SEAM_WORD(kw_format, "format");
+SEAM_WORD(kw_over, "over");
+SEAM_WORD(kw_at, "at");
+SEAM_WORD(kw_every, "every");
+SEAM_WORD(kw_hz, "hz");
+SEAM_WORD(kw_uprobe, "uprobe");
+SEAM_WORD(kw_uretprobe, "uretprobe");
+SEAM_WORD(kw_usdt, "usdt");
+SEAM_WORD(kw_tracepoint, "tracepoint");
+SEAM_WORD(kw_raw_tracepoint, "raw_tracepoint");
+SEAM_WORD(kw_kprobe, "kprobe");
+SEAM_WORD(kw_kretprobe, "kretprobe");
+SEAM_WORD(kw_fentry, "fentry");
+SEAM_WORD(kw_fexit, "fexit");
+SEAM_WORD(kw_perf, "perf");
+SEAM_WORD(kw_interval, "interval");
+#undef SEAM_WORD
+
+#define SEAM_PUNCT(name, text, ...)           \
+  struct name : __VA_ARGS__ {                 \
+    static constexpr const char* what = text; \
+  }
+SEAM_PUNCT(equals, "'='", one<'='>);
+SEAM_PUNCT(colon, "':'", one<':'>);
+SEAM_PUNCT(comma, "','", one<','>);
+SEAM_PUNCT(bar, "'|'", one<'|'>);
+SEAM_PUNCT(lparen, "'('", one<'('>);
+SEAM_PUNCT(rparen, "')'", one<')'>);
+SEAM_PUNCT(arrow, "'->'", TAO_PEGTL_STRING("->"));
+SEAM_PUNCT(dotdot, "'..'", TAO_PEGTL_STRING(".."));
+SEAM_PUNCT(plus_sign, "'+'", one<'+'>);
+SEAM_PUNCT(minus_sign, "'-'", seq<one<'-'>, not_at<one<'>'>>>);
+SEAM_PUNCT(close_quote, "'\"' to close the string", one<'"'>);
+#undef SEAM_PUNCT
+
+// ---------------------------------------------------------------- tokens
+struct ident : seq<not_at<reserved>, identifier> {
+  static constexpr const char* what = "a name";
+};
+// C function names: any identifier, reserved words included (they only follow ':' or a probe word).
+struct symbol : identifier {
+  static constexpr const char* what = "a function name";
+};
+struct qualname : seq<ident, star<one<'.'>, ident>> {
+  static constexpr const char* what = "an event name";
+};
+
+struct escape : seq<one<'\\'>, not_one<'\n', '\r'>> {};
+struct string_char : not_one<'"', '\\', '\n', '\r'> {};
+struct string_lit : seq<one<'"'>, star<sor<escape, string_char>>, must<close_quote>> {
+  static constexpr const char* what = "a string";
+};
+
+struct hex_digits : seq<one<'0'>, one<'x', 'X'>, plus<xdigit>> {};
+struct dec_digits : seq<plus<digit>, opt<one<'.'>, plus<digit>>> {};
+// Digits and everything glued to them: `10ms`, `1.5KiB`, `0x10`; the suffix is checked when building.
+struct number : seq<sor<hex_digits, dec_digits>, star<identifier_other>> {
+  static constexpr const char* what = "a number";
+};
+struct integer : sor<hex_digits, plus<digit>> {
+  static constexpr const char* what = "an integer";
+};
+
+struct cmpop : sor<TAO_PEGTL_STRING("=="), TAO_PEGTL_STRING("!="), TAO_PEGTL_STRING("<="),
+                   TAO_PEGTL_STRING(">="), one<'<'>, one<'>'>, TAO_PEGTL_KEYWORD("startswith")> {};
+
+// ---------------------------------------------------------------- expressions
+struct expr;
+struct expr_what {
+  static constexpr const char* what = "an expression";
+};
+struct paren : seq<one<'('>, expr, must<tok<rparen>>> {};
+struct window : seq<tok<kw_over>, must<tok<number>>> {};
+struct call
+    : seq<ident, tok<one<'('>>, opt<expr, star<tok<comma>, must<expr>>>, must<tok<rparen>>, opt<window>> {};
+struct primary : sor<paren, number, string_lit, kw_true, kw_false, call, qualname> {};
+struct unary;
+struct negate : seq<tok<minus_sign>, must<nest<unary>>> {};
+struct unary : sor<negate, tok<primary>> {
+  static constexpr const char* what = "an expression";
+};
+struct compare : seq<unary, opt<tok<cmpop>, must<unary>>> {};
+struct not_expr;
+struct negation : seq<tok<kw_not>, must<nest<not_expr>>> {};
+struct not_expr : sor<negation, compare> {
+  static constexpr const char* what = "an expression";
+};
+struct and_expr : seq<not_expr, star<tok<kw_and>, must<not_expr>>> {
+  static constexpr const char* what = "an expression";
+};
+struct or_expr : seq<and_expr, star<tok<kw_or>, must<and_expr>>> {};
+struct expr : nest<or_expr> {
+  static constexpr const char* what = "an expression";
+};
+struct duration : tok<number> {
+  static constexpr const char* what = "a duration";
+};
+
+// ---------------------------------------------------------------- probes
+struct libref : sor<ident, string_lit> {
+  static constexpr const char* what = "a library name or a quoted path";
+};
+struct offset : seq<tok<plus_sign>, must<tok<integer>>> {};
+// After a probe word, a ':' means the word was a library name (`uprobe:sym` is `lib:sym`).
+template <typename Word>
+struct probe_word : seq<tok<Word>, not_at<tok<one<':'>>>> {};
+
+struct probe_uprobe
+    : seq<probe_word<kw_uprobe>, must<tok<libref>>, must<tok<colon>>, must<tok<symbol>>, opt<offset>> {};
+struct probe_uretprobe
+    : seq<probe_word<kw_uretprobe>, must<tok<libref>>, must<tok<colon>>, must<tok<symbol>>> {};
+struct probe_usdt : seq<probe_word<kw_usdt>, must<tok<libref>>, must<tok<colon>>, must<tok<ident>>,
+                        must<tok<colon>>, must<tok<ident>>> {};
+struct probe_tracepoint
+    : seq<probe_word<kw_tracepoint>, must<tok<ident>>, must<tok<colon>>, must<tok<ident>>> {};
+struct probe_raw_tracepoint : seq<probe_word<kw_raw_tracepoint>, must<tok<ident>>> {};
+struct probe_kprobe : seq<probe_word<kw_kprobe>, must<tok<symbol>>, opt<offset>> {};
+struct probe_kretprobe : seq<probe_word<kw_kretprobe>, must<tok<symbol>>> {};
+struct probe_fentry : seq<probe_word<kw_fentry>, must<tok<symbol>>> {};
+struct probe_fexit : seq<probe_word<kw_fexit>, must<tok<symbol>>> {};
+struct perf_at : seq<tok<kw_at>, must<tok<integer>>, must<tok<kw_hz>>> {};
+struct perf_every : seq<tok<kw_every>, must<tok<integer>>> {};
+struct perf_rate : sor<perf_at, perf_every> {
+  static constexpr const char* what = "'at N hz' or 'every N'";
+};
+struct probe_perf : seq<probe_word<kw_perf>, must<tok<ident>>, must<perf_rate>> {};
+struct probe_interval : seq<probe_word<kw_interval>, must<duration>> {};
+// `lib:symbol[+off]`: a uprobe in a point or a pair, a whole call in a span.
+struct probe_bare : seq<tok<libref>, tok<colon>, must<tok<symbol>>, opt<offset>> {};
+struct probe
+    : sor<probe_uprobe, probe_uretprobe, probe_usdt, probe_tracepoint, probe_raw_tracepoint, probe_kprobe,
+          probe_kretprobe, probe_fentry, probe_fexit, probe_perf, probe_interval, probe_bare> {
+  static constexpr const char* what = "a probe";
+};
+
+// ---------------------------------------------------------------- declarations
+struct ident_list : seq<must<tok<ident>>, star<tok<comma>, must<tok<ident>>>> {};
+
+struct module_decl : seq<tok<kw_module>, must<tok<ident>>> {};
+struct use_decl : seq<tok<kw_use>, ident_list> {};
+
+struct lib_pattern : seq<opt<tok<kw_exe>>, tok<string_lit>> {
+  static constexpr const char* what = "a quoted library pattern";
+};
+struct library_decl : seq<tok<kw_library>, must<tok<ident>>, must<tok<equals>>, must<lib_pattern>,
+                          star<tok<bar>, must<lib_pattern>>> {};
+
+struct param : seq<tok<ident>, must<tok<colon>>, must<tok<ident>>> {
+  static constexpr const char* what = "a field 'name: type'";
+};
+struct param_list : seq<tok<lparen>, opt<param, star<tok<comma>, must<param>>>, must<tok<rparen>>> {
+  static constexpr const char* what = "'(' and a field list";
+};
+struct args : param_list {};
+struct results : seq<tok<arrow>, must<param_list>> {};
+struct fields : seq<opt<args>, opt<results>> {};
+
+struct key : seq<tok<kw_key>, must<expr>> {};
+struct pair_begin : seq<probe, opt<key>> {};
+struct pair_end : seq<probe, opt<key>> {
+  static constexpr const char* what = "a probe";
+};
+struct pair : seq<pair_begin, tok<dotdot>, must<pair_end>> {};
+struct callsite : probe_bare {
+  static constexpr const char* what = "a call 'library:function'";
+};
+struct callsites : seq<callsite, star<tok<bar>, must<callsite>>> {};
+struct span_body : sor<pair, callsites> {
+  static constexpr const char* what = "a call 'library:function' or a pair 'begin .. end'";
+};
+struct span_decl : seq<tok<kw_span>, must<tok<ident>>, must<tok<equals>>, must<span_body>, fields> {};
+struct point_decl : seq<tok<kw_point>, must<tok<ident>>, must<tok<equals>>, must<probe>,
+                        star<tok<bar>, must<probe>>, opt<args>> {};
+
+struct alias_decl : seq<tok<kw_alias>, must<tok<ident>>, must<tok<equals>>, must<tok<qualname>>> {};
+
+struct scope : sor<kw_thread, kw_process> {
+  static constexpr const char* what = "'thread' or 'process'";
+};
+struct function_ref : sor<seq<tok<libref>, tok<colon>, must<tok<symbol>>>, tok<symbol>> {
+  static constexpr const char* what = "a function";
+};
+struct on_function : seq<tok<sor<kw_entry, kw_return>>, tok<kw_of>, must<function_ref>> {};
+struct transition_target : sor<on_function, tok<qualname>> {
+  static constexpr const char* what = "'entry of F', 'return of F' or an event name";
+};
+struct transition : seq<tok<sor<kw_set, kw_clear>>, must<tok<kw_on>>, must<transition_target>> {};
+struct state_decl
+    : seq<tok<kw_state>, must<tok<ident>>, must<tok<kw_per>>, must<tok<scope>>, star<transition>> {};
+
+// A shorthand rule starts with an event name followed by one of these; an `alert` severity word
+// must not swallow the first name of such a line.
+struct shorthand_ahead
+    : seq<star<one<'.'>, identifier>, skip,
+          sor<TAO_PEGTL_STRING("=="), TAO_PEGTL_STRING("!="), one<'<'>, one<'>'>, TAO_PEGTL_STRING("->"),
+              TAO_PEGTL_KEYWORD("startswith"), TAO_PEGTL_KEYWORD("where"), TAO_PEGTL_KEYWORD("while"),
+              TAO_PEGTL_KEYWORD("after")>> {};
+
+struct on_clause : seq<tok<kw_on>, must<tok<qualname>>> {};
+struct where_clause : seq<tok<kw_where>, must<expr>> {};
+struct while_clause : seq<tok<kw_while>, must<expr>> {};
+struct after_clause : seq<tok<kw_after>, must<tok<qualname>>, must<tok<kw_within>>, must<expr>> {};
+struct when_clause : seq<tok<kw_when>, must<expr>> {};
+struct severity_word : seq<ident, not_at<shorthand_ahead>> {};
+struct alert_clause : seq<tok<kw_alert>, opt<tok<severity_word>>, opt<tok<string_lit>>> {
+  static constexpr const char* what = "'alert'";
+};
+struct with_clause : seq<tok<kw_with>, ident_list> {};
+struct limit_clause : seq<tok<kw_limit>, must<tok<integer>>, must<tok<kw_per>>, must<duration>> {};
+struct clause : sor<on_clause, where_clause, while_clause, after_clause, when_clause, alert_clause,
+                    with_clause, limit_clause> {};
+struct rule_decl : seq<tok<kw_rule>, must<tok<ident>>, star<clause>> {};
+
+struct metric_count : tok<kw_count> {};
+struct metric_sum : seq<tok<kw_sum>, must<expr>> {};
+struct metric_hist : seq<tok<kw_hist>, must<expr>> {};
+struct metric_kind : sor<metric_count, metric_sum, metric_hist> {
+  static constexpr const char* what = "'count', 'sum EXPR' or 'hist EXPR'";
+};
+struct by_clause : seq<tok<kw_by>, ident_list> {};
+struct metric_decl : seq<tok<kw_metric>, must<tok<ident>>, must<tok<kw_on>>, must<tok<qualname>>,
+                         opt<where_clause>, must<metric_kind>, opt<by_clause>> {};
+
+struct output_stdout : tok<kw_stdout> {};
+struct output_json : seq<tok<kw_json>, must<tok<string_lit>>> {};
+struct output_format : seq<tok<kw_format>, must<tok<ident>>> {};
+struct output_webhook : seq<tok<kw_webhook>, must<tok<string_lit>>, opt<output_format>> {};
+struct output_target : sor<output_stdout, output_json, output_webhook> {
+  static constexpr const char* what = "'stdout', 'json PATH' or 'webhook URL'";
+};
+struct output_decl : seq<tok<kw_output>, must<tok<ident>>, must<tok<equals>>, must<output_target>> {};
+
+struct route_decl : seq<tok<kw_route>, must<expr>, must<tok<arrow>>, ident_list> {};
+
+// `cudaStreamSynchronize > 10ms while gil_held -> alert with ustack`
+struct lead_compare : seq<tok<cmpop>, must<expr>> {};
+struct shorthand_clause : sor<where_clause, while_clause, after_clause> {};
+struct shorthand : seq<tok<qualname>, at<shorthand_ahead>, opt<lead_compare>, star<shorthand_clause>,
+                       must<tok<arrow>>, must<alert_clause>, opt<with_clause>, opt<limit_clause>> {};
+
+struct decl : sor<module_decl, use_decl, library_decl, span_decl, point_decl, alias_decl, state_decl,
+                  rule_decl, metric_decl, output_decl, route_decl, shorthand> {
+  static constexpr const char* what = "a declaration";
+};
+
+// What starts a declaration at the beginning of a line: where parse_file resumes after an error.
+struct decl_start : sor<kw_module, kw_use, kw_library, kw_span, kw_point, kw_alias, kw_state, kw_rule,
+                        kw_metric, kw_output, kw_route, seq<ident, shorthand_ahead>> {};
+
+// What parse_file runs, one declaration at a time (so that it can recover between them).
+struct one_decl : must<decl> {};
+// The whole language, for analyze() and the documentation.
+struct file : seq<star<decl>, skip, eof> {};
+
+}  // namespace seam::parse::grammar

@@ -1,0 +1,58 @@
+// The examples from the language description parse, and the grammar has no PEG problems.
+#include <tao/pegtl/contrib/analyze.hpp>
+
+#include "compiler/parse/grammar.hpp"
+#include "unit/parse_test_util.hpp"
+
+namespace seam::parse::test {
+namespace {
+
+TEST(ParseGrammar, AnalyzeFindsNoProblems) {
+  EXPECT_EQ(tao::pegtl::analyze<grammar::file>(), 0u);
+  EXPECT_EQ(tao::pegtl::analyze<grammar::one_decl>(), 0u);
+  EXPECT_EQ(tao::pegtl::analyze<grammar::decl_start>(), 0u);
+}
+
+TEST(ParseExamples, CudaModule) {
+  auto p = parse(R"(module cuda
+library cudart = "libcudart.so*"
+span stream_sync = cudart:cudaStreamSynchronize | cudart:cudaStreamSynchronize_ptsz
+    (stream: ptr) -> (ret: i32)
+span malloc = cudart:cudaMalloc (devptr: ptr, size: bytes) -> (ret: i32)
+alias cudaStreamSynchronize = stream_sync
+)");
+  EXPECT_FALSE(p->diags.has_errors()) << p->dump();
+  ASSERT_EQ(p->file.decls.size(), 5u);
+}
+
+TEST(ParseExamples, RulesFile) {
+  auto p = parse(R"(use cuda, python
+cudaStreamSynchronize > 10ms while gil_held -> alert with ustack
+
+rule sync_under_gil
+    on cuda.stream_sync where duration > 10ms while python.gil_held
+    alert warning "stream sync blocked {duration} with the GIL held"
+    with ustack, pid, tid, comm
+    limit 10 per 1m
+
+rule malloc_before_stall
+    on cuda.stream_sync where duration > 100ms after cuda.malloc within 50ms
+    alert warning "stall {duration} right after a cudaMalloc of {cuda.malloc.size}"
+
+metric sync_latency
+    on cuda.stream_sync hist duration by comm, cgroup
+
+rule sync_p99
+    when p99(sync_latency) over 1m > 50ms
+    alert critical "cudaStreamSynchronize p99 is {value}"
+
+output ops = webhook "https://alerts.internal/hook" format alertmanager
+output log = json "/var/log/seam/alerts.jsonl"
+route severity >= warning -> ops, log
+)");
+  EXPECT_FALSE(p->diags.has_errors()) << p->dump();
+  EXPECT_EQ(p->file.decls.size(), 9u);
+}
+
+}  // namespace
+}  // namespace seam::parse::test
