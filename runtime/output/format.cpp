@@ -1,7 +1,7 @@
 #include "runtime/output/format.hpp"
 
 #include <charconv>
-#include <cstdlib>
+#include <cstdint>
 
 namespace seam::runtime::format {
 namespace {
@@ -39,6 +39,8 @@ void civil_from_days(int64_t days, int64_t& year, int& month, int& day) {
   month = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
   year = yoe + era * 400 + (month <= 2 ? 1 : 0);
 }
+
+void append_date_time(std::string& out, int64_t secs);
 
 int64_t floor_div(int64_t a, int64_t b) {
   return a / b - ((a % b != 0) && ((a < 0) != (b < 0)) ? 1 : 0);
@@ -103,6 +105,24 @@ void append_rfc3339_ms(std::string& out, int64_t wall_ns) {
   const int64_t ms_total = floor_div(wall_ns, 1'000'000);
   const int64_t secs = floor_div(ms_total, 1000);
   const int64_t ms = ms_total - secs * 1000;
+  // Alerts come in bursts within the same second: reuse its "YYYY-MM-DDTHH:MM:SS." text.
+  thread_local int64_t cached_secs = INT64_MIN;
+  thread_local std::string cached_prefix;
+  if (secs != cached_secs) {
+    cached_prefix.clear();
+    append_date_time(cached_prefix, secs);
+    cached_secs = secs;
+  }
+  out.append(cached_prefix);
+  const char digits[3] = {static_cast<char>('0' + ms / 100), static_cast<char>('0' + ms / 10 % 10),
+                          static_cast<char>('0' + ms % 10)};
+  out.append(digits, 3);
+  out.push_back('Z');
+}
+
+namespace {
+
+void append_date_time(std::string& out, int64_t secs) {
   const int64_t days = floor_div(secs, 86400);
   const int64_t sod = secs - days * 86400;
   int64_t year;
@@ -120,8 +140,8 @@ void append_rfc3339_ms(std::string& out, int64_t wall_ns) {
   out.push_back(':');
   append_padded(out, sod % 60, 2);
   out.push_back('.');
-  append_padded(out, ms, 3);
-  out.push_back('Z');
 }
+
+}  // namespace
 
 }  // namespace seam::runtime::format

@@ -11,6 +11,7 @@ namespace seam::runtime {
 namespace {
 
 using json_text::append_key;
+using json_text::append_literal;
 using json_text::append_string;
 
 bool ends_with(std::string_view s, std::string_view suffix) {
@@ -23,16 +24,19 @@ void append_field_key(std::string& out, const AlertField& field, bool first) {
   if (field.value.unit == plan::FieldUnit::Bytes) suffix = "_bytes";
   if (suffix.empty() || ends_with(field.name, suffix)) return append_key(out, field.name, first);
   if (!first) out.push_back(',');
-  append_string(out, field.name + std::string(suffix));
-  out.push_back(':');
+  append_string(out, field.name);
+  out.pop_back();  // reopen the string for the suffix
+  out.append(suffix);
+  out.append("\":");
 }
 
 void append_field_value(std::string& out, const Value& value) {
   if (const auto* u = std::get_if<uint64_t>(&value.v)) {
     if (value.type != plan::FieldType::Ptr) return format::append_uint(out, *u);
-    std::string hex;
-    format::append_hex(hex, *u);
-    return append_string(out, hex);
+    out.push_back('"');
+    format::append_hex(out, *u);
+    out.push_back('"');
+    return;
   }
   if (const auto* i = std::get_if<int64_t>(&value.v)) return format::append_int(out, *i);
   if (const auto* b = std::get_if<bool>(&value.v)) return out.append(*b ? "true" : "false"), void();
@@ -58,11 +62,11 @@ void append_stack(std::string& out, const AlertStack& stack) {
     out.append("{\"addr\":\"");
     format::append_hex(out, f.addr);
     out.push_back('"');
-    append_key(out, "symbol");
+    append_literal(out, ",\"symbol\":");
     append_string(out, f.symbol);
-    append_key(out, "offset");
+    append_literal(out, ",\"offset\":");
     format::append_uint(out, f.offset);
-    append_key(out, "module");
+    append_literal(out, ",\"module\":");
     append_string(out, f.module);
     out.push_back('}');
   }
@@ -73,31 +77,31 @@ void append_stack(std::string& out, const AlertStack& stack) {
 
 void append_alert_json(std::string& out, const Alert& a) {
   out.push_back('{');
-  append_key(out, "time", true);
+  append_literal(out, "\"time\":");
   out.push_back('"');
   format::append_rfc3339_ms(out, a.time_ns);
   out.push_back('"');
-  append_key(out, "time_ns");
+  append_literal(out, ",\"time_ns\":");
   format::append_int(out, a.time_ns);
-  append_key(out, "severity");
+  append_literal(out, ",\"severity\":");
   append_string(out, plan::to_string(a.severity));
-  append_key(out, "rule");
+  append_literal(out, ",\"rule\":");
   append_string(out, a.rule);
-  append_key(out, "file");
+  append_literal(out, ",\"file\":");
   append_string(out, a.file);
-  append_key(out, "line");
+  append_literal(out, ",\"line\":");
   format::append_uint(out, a.line);
-  append_key(out, "message");
+  append_literal(out, ",\"message\":");
   append_string(out, a.message);
-  append_key(out, "pid");
+  append_literal(out, ",\"pid\":");
   format::append_uint(out, a.pid);
-  append_key(out, "tid");
+  append_literal(out, ",\"tid\":");
   format::append_uint(out, a.tid);
-  append_key(out, "comm");
+  append_literal(out, ",\"comm\":");
   append_string(out, a.comm);
-  append_key(out, "cgroup");
+  append_literal(out, ",\"cgroup\":");
   format::append_uint(out, a.cgroup);
-  append_key(out, "fields");
+  append_literal(out, ",\"fields\":");
   out.push_back('{');
   for (size_t k = 0; k < a.fields.size(); ++k) {
     append_field_key(out, a.fields[k], k == 0);
@@ -105,25 +109,25 @@ void append_alert_json(std::string& out, const Alert& a) {
   }
   out.push_back('}');
   for (const auto& stack : a.stacks) append_stack(out, stack);
-  append_key(out, "suppressed");
+  append_literal(out, ",\"suppressed\":");
   format::append_uint(out, a.suppressed);
   out.append("}\n");
 }
 
 void append_notice_json(std::string& out, const Notice& n) {
   out.push_back('{');
-  append_key(out, "notice", true);
+  append_literal(out, "\"notice\":");
   append_string(out, n.kind);
-  append_key(out, "severity");
+  append_literal(out, ",\"severity\":");
   append_string(out, plan::to_string(n.severity));
-  append_key(out, "message");
+  append_literal(out, ",\"message\":");
   append_string(out, n.message);
   if (n.rule) {
-    append_key(out, "rule");
+    append_literal(out, ",\"rule\":");
     append_string(out, *n.rule);
   }
   if (n.count > 0) {
-    append_key(out, "count");
+    append_literal(out, ",\"count\":");
     format::append_uint(out, n.count);
   }
   out.append("}\n");

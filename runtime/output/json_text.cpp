@@ -28,6 +28,10 @@ size_t utf8_sequence_length(std::string_view s, size_t i) {
   return len;
 }
 
+bool is_plain(unsigned char c) {
+  return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+}
+
 }  // namespace
 
 void append_string(std::string& out, std::string_view s) {
@@ -35,6 +39,14 @@ void append_string(std::string& out, std::string_view s) {
   out.push_back('"');
   size_t i = 0;
   while (i < s.size()) {
+    // Copy the run of characters that need nothing in one append: most strings are all run.
+    size_t run = i;
+    while (run < s.size() && is_plain(static_cast<unsigned char>(s[run]))) ++run;
+    if (run > i) {
+      out.append(s.data() + i, run - i);
+      i = run;
+      if (i == s.size()) break;
+    }
     const unsigned char c = static_cast<unsigned char>(s[i]);
     if (c >= 0x80) {
       size_t len = utf8_sequence_length(s, i);

@@ -13,5 +13,10 @@ namespace seam::runtime::json_text {
 void append_string(std::string& out, std::string_view s);
 // `"key":` preceded by a comma unless `first`.
 void append_key(std::string& out, std::string_view key, bool first = false);
+// Text known to need no escaping (the sink's own keys, with their punctuation), in one append.
+template <size_t N>
+void append_literal(std::string& out, const char (&text)[N]) {
+  out.append(text, N - 1);
+}
 
 }  // namespace seam::runtime::json_text
