@@ -92,7 +92,9 @@ void AlertPipeline::count_decode_error(std::span<const uint8_t> bytes, const Err
     ++unattributed_errors_;
   }
   if (!first) return;  // counted in stats; one notice per rule is enough to know
-  Notice n{plan::Severity::Warning, "decode-error", error.message + " (further errors are only counted)",
+  Notice n{plan::Severity::Warning, "decode-error",
+           (r ? "rule " + r->rule->name + ": " : std::string()) + error.message +
+               " (further errors are only counted)",
            r ? std::optional<std::string>(r->rule->name) : std::nullopt, 0};
   notice(n);
 }
@@ -100,21 +102,27 @@ void AlertPipeline::count_decode_error(std::span<const uint8_t> bytes, const Err
 void AlertPipeline::report_suppressed(PerRule& r, uint64_t count) {
   if (count == 0) return;
   Notice n{plan::Severity::Info, "suppressed",
-           std::to_string(count) + " similar alert" + (count == 1 ? "" : "s") + " suppressed by its limit",
+           "rule " + r.rule->name + ": " + std::to_string(count) + " similar alert" +
+               (count == 1 ? "" : "s") + " suppressed by its limit",
            r.rule->name, count};
   notice(n);
 }
 
+void AlertPipeline::flush_suppressed(bool all) {
+  const int64_t t = all ? 0 : now();
+  for (auto& r : rules_)
+    report_suppressed(r, all ? r.limiter.take_suppressed() : r.limiter.take_suppressed_if_window_ended(t));
+}
+
 void AlertPipeline::flush() {
-  const int64_t t = now();
-  for (auto& r : rules_) report_suppressed(r, r.limiter.take_suppressed_if_window_ended(t));
+  flush_suppressed(false);
   for (auto& sink : sinks_) sink->flush();
 }
 
 void AlertPipeline::finish() {
   if (finished_) return;
   finished_ = true;
-  for (auto& r : rules_) report_suppressed(r, r.limiter.take_suppressed());
+  flush_suppressed(true);
   for (auto& sink : sinks_) sink->flush();
 }
 

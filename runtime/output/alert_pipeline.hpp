@@ -48,6 +48,9 @@ class AlertPipeline {
   void flush();
   // Exit: report every suppressed count still pending, then flush. Idempotent.
   void finish();
+  // Reports held-back counts as "suppressed" notices: those whose window has ended, or with
+  // `all` every pending one. flush() and finish() call it.
+  void flush_suppressed(bool all);
 
   // Zeros for an id the plan does not know.
   RuleStats stats(uint32_t rule_id) const;

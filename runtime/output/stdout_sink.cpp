@@ -101,7 +101,8 @@ void StdoutSink::write_notice(const Notice& notice) {
   line.append("seam: ");
   line.append(plan::to_string(notice.severity));
   line.append(": ");
-  if (notice.rule) {
+  // The runtime's messages usually name the rule already ("rule X: 12 records dropped").
+  if (notice.rule && !notice.message.starts_with("rule " + *notice.rule)) {
     line.append("rule ");
     line.append(*notice.rule);
     line.append(": ");

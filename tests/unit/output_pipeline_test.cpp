@@ -148,6 +148,7 @@ TEST(OutputPipeline, LimitedAlertsAreCountedNotSymbolizedAndReported) {
   EXPECT_EQ(h.sink->notices[0].kind, "suppressed");
   EXPECT_EQ(h.sink->notices[0].count, 8u);
   EXPECT_EQ(h.sink->notices[0].rule, "sync_under_gil");
+  EXPECT_EQ(h.sink->notices[0].message, "rule sync_under_gil: 8 similar alerts suppressed by its limit");
 
   h.now = 2 * kSecond;
   for (int i = 0; i < 4; ++i) h.pipeline->on_record(sync_record(i, 1000));

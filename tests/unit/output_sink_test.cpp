@@ -95,10 +95,12 @@ TEST(OutputStdoutSink, NoticesGoToTheNoticeFdAfterPendingAlerts) {
   sink.write_notice(
       {plan::Severity::Warning, "drops", "12 records dropped (ring buffer full)", "sync_under_gil", 12});
   sink.write_notice({plan::Severity::Info, "attached", "attached 3 probes", std::nullopt, 0});
+  sink.write_notice({plan::Severity::Warning, "drops", "rule r2: 5 records dropped", "r2", 5});  // named once
   EXPECT_NE(out.text(), "");  // the alert was flushed before the notice
   EXPECT_EQ(err.text(),
             "seam: warning: rule sync_under_gil: 12 records dropped (ring buffer full)\n"
-            "seam: info: attached 3 probes\n");
+            "seam: info: attached 3 probes\n"
+            "seam: warning: rule r2: 5 records dropped\n");
 }
 
 TEST(OutputJsonSink, AlertShapeParsesBack) {
