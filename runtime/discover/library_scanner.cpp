@@ -1,10 +1,12 @@
 #include "runtime/discover/library_scanner.hpp"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "runtime/discover/ld_cache.hpp"
 #include "runtime/elf/proc_maps.hpp"
@@ -16,6 +18,19 @@ namespace {
 std::string_view base_name(std::string_view path) {
   size_t slash = path.rfind('/');
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+// Folders hold static archives and linker scripts next to shared objects (libpython3.11.a).
+bool is_elf(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char magic[4] = {};
+  bool elf = ::read(fd, magic, sizeof magic) == 4 && std::memcmp(magic,
+                                                                 "\x7f"
+                                                                 "ELF",
+                                                                 4) == 0;
+  ::close(fd);
+  return elf;
 }
 
 bool same_file(const struct stat& a, const struct stat& b) {
@@ -107,10 +122,11 @@ void LibraryScanner::scan_process(pid_t pid, LibrarySet& out) {
     }
   }
 
-  if (!has_library_patterns() || !elf::read_whole_file(elf::proc_path(pid, "maps").c_str(), maps_buf_))
-    return;
-  elf::for_each_mapping(maps_buf_, [&](const elf::MapsEntry& m) {
-    if (!m.executable || !m.is_file() || !matches(base_name(m.path), false)) return;
+  if (!has_library_patterns()) return;
+  std::optional<std::string_view> maps = elf::read_file_view(elf::proc_path(pid, "maps").c_str(), maps_buf_);
+  if (!maps) return;
+  elf::for_each_executable_mapping(*maps, [&](const elf::MapsEntry& m) {
+    if (!m.is_file() || !matches(base_name(m.path), false)) return;
     auto [attach, display] = paths(m.path);
     struct stat st;
     if (::stat(attach.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
@@ -124,7 +140,7 @@ void LibraryScanner::scan_process(pid_t pid, LibrarySet& out) {
 void LibraryScanner::add_system_file(const std::string& path, LibrarySet& out) {
   if (!matches(base_name(path), false)) return;
   struct stat st;
-  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || !is_elf(path)) return;
   out.add({path, path, st.st_dev, st.st_ino, {}});
 }
 

@@ -18,25 +18,29 @@ bool hex_field(std::string_view& s, char stop, uint64_t& out) {
 
 }  // namespace
 
-bool read_whole_file(const char* path, std::string& buf) {
+std::optional<std::string_view> read_file_view(const char* path, std::string& storage) {
   int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  if (buf.size() < 65536) buf.resize(65536);
+  if (fd < 0) return std::nullopt;
+  if (storage.size() < 65536) storage.resize(65536);
   size_t len = 0;
   while (true) {
-    if (len == buf.size()) buf.resize(buf.size() * 2);
-    ssize_t n = ::read(fd, buf.data() + len, buf.size() - len);
+    if (len == storage.size()) storage.resize(storage.size() * 2);
+    ssize_t n = ::read(fd, storage.data() + len, storage.size() - len);
     if (n < 0) {
       ::close(fd);
-      buf.resize(0);
-      return false;
+      return std::nullopt;
     }
     if (n == 0) break;
     len += static_cast<size_t>(n);
   }
   ::close(fd);
-  buf.resize(len);
-  return true;
+  return std::string_view(storage.data(), len);
+}
+
+bool read_whole_file(const char* path, std::string& buf) {
+  std::optional<std::string_view> content = read_file_view(path, buf);
+  buf.resize(content ? content->size() : 0);
+  return content.has_value();
 }
 
 // 7f12a000-7f12c000 r-xp 00001000 fe:00 337903     /usr/lib/libcudart.so.12 (deleted)

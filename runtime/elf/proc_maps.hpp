@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -22,9 +23,13 @@ struct MapsEntry {
   bool is_file() const { return inode != 0 && !path.empty() && path.front() == '/' && !deleted; }
 };
 
-// Reads a whole file (a /proc entry: no size known ahead) into `buf` (reused across calls to avoid
-// reallocations). False when it cannot be opened (the process is gone, or we may not look).
+// Reads a whole file (a /proc entry: no size known ahead) into `buf`, which is reused across
+// calls to avoid reallocations. False when it cannot be opened (the process is gone, or we may
+// not look).
 bool read_whole_file(const char* path, std::string& buf);
+// The same for hot loops: `storage` keeps its size as spare room (no clearing between calls);
+// the returned view holds the content. nullopt when the file cannot be read.
+std::optional<std::string_view> read_file_view(const char* path, std::string& storage);
 
 // Parses one line (without its newline). False for a malformed line.
 bool parse_maps_line(std::string_view line, MapsEntry& out);
@@ -37,6 +42,21 @@ void for_each_mapping(std::string_view text, Fn&& fn) {
     size_t nl = text.find('\n');
     std::string_view line = text.substr(0, nl);
     text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+    if (parse_maps_line(line, entry)) fn(static_cast<const MapsEntry&>(entry));
+  }
+}
+
+// The same for executable mappings only, which is all discovery and symbolization want: the
+// other lines (most of them) are skipped on their permission bits before any parsing.
+template <class Fn>
+void for_each_executable_mapping(std::string_view text, Fn&& fn) {
+  MapsEntry entry;
+  while (!text.empty()) {
+    size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+    size_t space = line.find(' ');
+    if (space == std::string_view::npos || space + 3 >= line.size() || line[space + 3] != 'x') continue;
     if (parse_maps_line(line, entry)) fn(static_cast<const MapsEntry&>(entry));
   }
 }

@@ -55,10 +55,11 @@ Symbolizer::Symbolizer(size_t max_processes) : max_processes_(max_processes ? ma
 Symbolizer::~Symbolizer() = default;
 
 bool Symbolizer::remember(pid_t pid) {
-  if (!elf::read_whole_file(elf::proc_path(pid, "maps").c_str(), maps_buf_)) return false;
+  std::optional<std::string_view> maps = elf::read_file_view(elf::proc_path(pid, "maps").c_str(), maps_buf_);
+  if (!maps) return false;
   Process fresh;
-  elf::for_each_mapping(maps_buf_, [&](const elf::MapsEntry& m) {
-    if (!m.executable || m.inode == 0 || m.path.empty() || m.path.front() != '/') return;
+  elf::for_each_executable_mapping(*maps, [&](const elf::MapsEntry& m) {
+    if (m.inode == 0 || m.path.empty() || m.path.front() != '/') return;
     std::pair<dev_t, ino_t> key{makedev(m.dev_major, m.dev_minor), static_cast<ino_t>(m.inode)};
     std::shared_ptr<Module> module = modules_[key].lock();
     if (!module) {

@@ -227,5 +227,19 @@ TEST(FindLibraries, SystemPathsFindInstalledLibraries) {
   EXPECT_TRUE(ours);
 }
 
+TEST(FindLibraries, SystemPathsSkipFilesThatAreNotElf) {
+  // Next to libc.so.6 lie libc.so (a linker script) and libc.a (an archive) when the dev
+  // package is installed; only ELF objects can carry uprobes.
+  std::vector<LibraryFile> files = find_libraries({{false, "libc.*"}}, Scope{getpid(), true});
+  ASSERT_FALSE(files.empty());
+  for (const LibraryFile& f : files) {
+    std::string head = test::read_file(f.path_for_attach).substr(0, 4);
+    EXPECT_EQ(head,
+              "\x7f"
+              "ELF")
+        << f.path_for_attach;
+  }
+}
+
 }  // namespace
 }  // namespace seam::runtime::discover

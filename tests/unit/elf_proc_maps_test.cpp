@@ -70,6 +70,18 @@ TEST(ProcMaps, ReadsOwnMapsAndFindsOwnExecutableCode) {
   });
   EXPECT_GT(lines, 5);
   EXPECT_EQ(covering, 1);
+  // The executable-only walk sees exactly the executable lines.
+  std::vector<uint64_t> all_exec, exec_only;
+  for_each_mapping(buf, [&](const MapsEntry& e) {
+    if (e.executable) all_exec.push_back(e.start);
+  });
+  for_each_executable_mapping(buf, [&](const MapsEntry& e) { exec_only.push_back(e.start); });
+  EXPECT_FALSE(exec_only.empty());
+  EXPECT_EQ(exec_only, all_exec);
+  std::string storage;
+  std::optional<std::string_view> view = read_file_view("/proc/self/cmdline", storage);
+  ASSERT_TRUE(view);
+  EXPECT_GE(storage.size(), view->size()) << "storage keeps its room";
   EXPECT_FALSE(read_whole_file("/proc/0/maps", buf));
   EXPECT_EQ(proc_path(1234, "root"), "/proc/1234/root");
 }
