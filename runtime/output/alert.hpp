@@ -33,7 +33,8 @@ using EnumNamer = std::function<std::optional<std::string_view>(std::string_view
 struct AlertField {
   std::string name;
   Value value;
-  std::string enum_name;  // from the plan field, for the EnumNamer
+  std::string enum_name;  // from the plan field
+  std::string text;       // the value as shown to people (unit, enum name); empty: format `value`
 };
 
 struct AlertStack {

@@ -21,10 +21,13 @@ bool append_header_value(std::string_view name, const DecodedRecord& r, std::str
 }
 
 // Sets `field` to a copy of `value`, keeping the capacity of strings already there.
-void assign_field(AlertField& field, std::string_view name, const Value& value, std::string_view enum_name) {
+void assign_field(AlertField& field, std::string_view name, const Value& value, std::string_view enum_name,
+                  const EnumNamer& enum_namer) {
   field.name.assign(name);
   field.value = value;
   field.enum_name.assign(enum_name);
+  field.text.clear();
+  append_value_text(field.text, value, enum_name, enum_namer);
 }
 
 }  // namespace
@@ -71,9 +74,9 @@ void AlertBuilder::build(const DecodedRecord& record, uint64_t suppressed, Alert
     if (n_fields == out.fields.size()) out.fields.emplace_back();
     AlertField& slot = out.fields[n_fields++];
     if (f) {
-      assign_field(slot, name, f->value, f->field->enum_name);
+      assign_field(slot, name, f->value, f->field->enum_name, enum_namer_);
     } else {
-      assign_field(slot, name, Value{record.cgroup, plan::FieldUnit::None, plan::FieldType::U64}, {});
+      assign_field(slot, name, Value{record.cgroup, plan::FieldUnit::None, plan::FieldType::U64}, {}, {});
     }
   }
   out.fields.resize(n_fields);

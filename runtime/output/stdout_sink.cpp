@@ -50,7 +50,7 @@ void append_frame(std::string& out, size_t index, const StackFrame& frame) {
 
 }  // namespace
 
-void append_alert_text(std::string& out, const Alert& alert, const EnumNamer& enum_namer) {
+void append_alert_text(std::string& out, const Alert& alert) {
   format::append_rfc3339_ms(out, alert.time_ns);
   out.push_back(' ');
   out.append(plan::to_string(alert.severity));
@@ -67,8 +67,12 @@ void append_alert_text(std::string& out, const Alert& alert, const EnumNamer& en
   append_key_value(out, "tid", value);
   append_key_value(out, "comm", alert.comm);
   for (const auto& field : alert.fields) {
+    if (!field.text.empty()) {
+      append_key_value(out, field.name, field.text);
+      continue;
+    }
     value.clear();
-    append_value_text(value, field.value, field.enum_name, enum_namer);
+    append_value_text(value, field.value, field.enum_name);
     append_key_value(out, field.name, value);
   }
   if (alert.suppressed > 0) {
@@ -87,11 +91,10 @@ void append_alert_text(std::string& out, const Alert& alert, const EnumNamer& en
   }
 }
 
-StdoutSink::StdoutSink(int out_fd, int notice_fd, EnumNamer enum_namer)
-    : out_(out_fd), notices_(notice_fd, false, 0), enum_namer_(std::move(enum_namer)) {}
+StdoutSink::StdoutSink(int out_fd, int notice_fd) : out_(out_fd), notices_(notice_fd, false, 0) {}
 
 void StdoutSink::write(const Alert& alert) {
-  append_alert_text(out_.buffer(), alert, enum_namer_);
+  append_alert_text(out_.buffer(), alert);
   out_.line_done();
 }
 

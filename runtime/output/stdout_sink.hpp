@@ -13,7 +13,7 @@ namespace seam::runtime {
 
 class StdoutSink : public Sink {
  public:
-  explicit StdoutSink(int out_fd = STDOUT_FILENO, int notice_fd = STDERR_FILENO, EnumNamer enum_namer = {});
+  explicit StdoutSink(int out_fd = STDOUT_FILENO, int notice_fd = STDERR_FILENO);
   void write(const Alert& alert) override;
   void write_notice(const Notice& notice) override;
   void flush() override { out_.flush(); }
@@ -21,10 +21,9 @@ class StdoutSink : public Sink {
  private:
   BufferedWriter out_;
   BufferedWriter notices_;
-  EnumNamer enum_namer_;
 };
 
 // The text the stdout sink writes for an alert, appended to `out` (for tests and previews).
-void append_alert_text(std::string& out, const Alert& alert, const EnumNamer& enum_namer = {});
+void append_alert_text(std::string& out, const Alert& alert);
 
 }  // namespace seam::runtime

@@ -163,6 +163,18 @@ TEST(OutputAlert, BuildsAlertWithWithFieldsAndSymbolizedStacks) {
   EXPECT_EQ(calls, (std::vector<std::pair<uint32_t, bool>>{{1234, false}, {1234, true}}));
 }
 
+TEST(OutputAlert, WithFieldsCarryTheirDisplayText) {
+  Fixture fx;
+  fx.rule.with = {"ret", "duration", "stream"};
+  Alert a = AlertBuilder({}, cuda_errors).build(fx.decoded);
+  ASSERT_EQ(a.fields.size(), 3u);
+  EXPECT_EQ(a.fields[0].text, "cudaErrorMemoryAllocation");
+  EXPECT_EQ(a.fields[0].enum_name, "cudaError");
+  EXPECT_EQ(std::get<int64_t>(a.fields[0].value.v), 2);
+  EXPECT_EQ(a.fields[1].text, "20.1ms");
+  EXPECT_EQ(a.fields[2].text, "0x7f0010");
+}
+
 TEST(OutputAlert, StacksWithoutSymbolizerAreBareAddresses) {
   Fixture fx;
   Alert a = AlertBuilder().build(fx.decoded);

@@ -29,12 +29,14 @@ Alert sample_alert() {
   a.tid = 1234;
   a.comm = "python3";
   a.cgroup = 4242;
-  a.fields = {{"duration", {uint64_t{20'100'000}, FieldUnit::Ns, FieldType::U64}, ""},
-              {"size", {uint64_t{4096}, FieldUnit::Bytes, FieldType::U64}, ""},
-              {"stream", {uint64_t{0x10}, FieldUnit::None, FieldType::Ptr}, ""},
-              {"ret", {int64_t{-2}, FieldUnit::None, FieldType::I32}, ""},
-              {"ok", {true, FieldUnit::None, FieldType::Bool}, ""},
-              {"note", {std::string("two words"), FieldUnit::None, FieldType::Str}, ""}};
+  a.fields = {
+      {"duration", {uint64_t{20'100'000}, FieldUnit::Ns, FieldType::U64}, "", ""},
+      {"size", {uint64_t{4096}, FieldUnit::Bytes, FieldType::U64}, "", ""},
+      {"stream", {uint64_t{0x10}, FieldUnit::None, FieldType::Ptr}, "", ""},
+      {"ret", {int64_t{-2}, FieldUnit::None, FieldType::I32}, "", ""},
+      {"ok", {true, FieldUnit::None, FieldType::Bool}, "", ""},
+      {"note", {std::string("two words"), FieldUnit::None, FieldType::Str}, "", ""},
+      {"err", {int64_t{2}, FieldUnit::None, FieldType::I32}, "cudaError", "cudaErrorMemoryAllocation"}};
   a.stacks = {{"ustack",
                false,
                {{0x7f3a2c01d2a0, "cudaStreamSynchronize", 0, "libcudart.so.12"},
@@ -63,7 +65,7 @@ TEST(OutputStdoutSink, WritesTheExactLineAndStack) {
   EXPECT_EQ(out.text(),
             "2026-11-30T07:12:03.123Z warning sync_under_gil: stream sync blocked 20.1ms with the GIL held"
             "  pid=1234 tid=1234 comm=python3 duration=20.1ms size=4.0KiB stream=0x10 ret=-2 ok=true"
-            " note=\"two words\"\n"
+            " note=\"two words\" err=cudaErrorMemoryAllocation\n"
             "    #0 0x7f3a2c01d2a0  cudaStreamSynchronize+0x0 (libcudart.so.12)\n"
             "    #1 0x55aa00001234  main+0x34 (python3.11)\n"
             "    #2 0x7f0000000001  ?? ([unknown])\n");
@@ -125,9 +127,13 @@ TEST(OutputJsonSink, AlertShapeParsesBack) {
   EXPECT_EQ(j["comm"], "python3");
   EXPECT_EQ(j["cgroup"], 4242);
   EXPECT_EQ(j["suppressed"], 0);
-  nlohmann::json fields = {
-      {"duration_ns", 20'100'000}, {"size_bytes", 4096}, {"stream", "0x10"}, {"ret", -2}, {"ok", true},
-      {"note", "two words"}};
+  nlohmann::json fields = {{"duration_ns", 20'100'000},
+                           {"size_bytes", 4096},
+                           {"stream", "0x10"},
+                           {"ret", -2},
+                           {"ok", true},
+                           {"note", "two words"},
+                           {"err", 2}};
   EXPECT_EQ(j["fields"], fields);
   ASSERT_EQ(j["ustack"].size(), 3u);
   EXPECT_EQ(j["ustack"][0], (nlohmann::json{{"addr", "0x7f3a2c01d2a0"},
@@ -140,7 +146,7 @@ TEST(OutputJsonSink, AlertShapeParsesBack) {
 
 TEST(OutputJsonSink, UnitSuffixIsNotDoubledAndStringsAreEscaped) {
   Alert a = sample_alert();
-  a.fields = {{"wait_ns", {uint64_t{5}, FieldUnit::Ns, FieldType::U64}, ""}};
+  a.fields = {{"wait_ns", {uint64_t{5}, FieldUnit::Ns, FieldType::U64}, "", ""}};
   a.comm = std::string("a\"b\\c\n\x01\xff", 8);  // quote, backslash, control, invalid UTF-8
   a.message = "caf\xc3\xa9 \xe2\x82\xac";        // valid UTF-8 passes through
   std::string text;
