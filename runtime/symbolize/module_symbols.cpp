@@ -7,9 +7,24 @@
 namespace seam::runtime::symbolize {
 namespace {
 
-// Among names at one address, the one to print: a global over a weak alias over a local.
-int rank(uint8_t bind) {
-  return bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2;
+// Among names at one address, the one to print: a global over a weak alias over a local, then
+// a public name over an underscored one (printf over _IO_printf), then the shorter.
+struct Rank {
+  int bind;
+  bool underscored;
+  size_t length;
+  bool operator<(const Rank& o) const {
+    if (bind != o.bind) return bind < o.bind;
+    if (underscored != o.underscored) return !underscored;
+    return length < o.length;
+  }
+};
+
+Rank rank(const elf::Symbol& s, std::string_view name) {
+  return {s.bind == STB_GLOBAL ? 0
+          : s.bind == STB_WEAK ? 1
+                               : 2,
+          !name.empty() && name.front() == '_', name.size()};
 }
 
 }  // namespace
@@ -17,13 +32,14 @@ int rank(uint8_t bind) {
 ModuleSymbols::ModuleSymbols(elf::ElfFile file) : file_(std::move(file)) {
   struct Candidate {
     Entry entry;
-    int rank;
+    Rank rank;
   };
   std::vector<Candidate> all;
   all.reserve(file_.symbols().size());
   for (const elf::Symbol& s : file_.symbols()) {
     if (!s.defined || s.value == 0 || (s.type != STT_FUNC && s.type != STT_GNU_IFUNC)) continue;
-    all.push_back({{s.value, s.size, elf::strip_version(s.name)}, rank(s.bind)});
+    std::string_view name = elf::strip_version(s.name);
+    all.push_back({{s.value, s.size, name}, rank(s, name)});
   }
   std::sort(all.begin(), all.end(), [](const Candidate& a, const Candidate& b) {
     return a.entry.start != b.entry.start ? a.entry.start < b.entry.start : a.rank < b.rank;
