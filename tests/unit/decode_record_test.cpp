@@ -241,6 +241,35 @@ TEST(DecodeRecord, SparseRuleIdsAndConvenienceFunction) {
   EXPECT_EQ(Decoder::peek_rule_id(std::span<const uint8_t>(b.data.data(), 3)), std::nullopt);
 }
 
+TEST(DecodeRecord, GarbageOfEveryLengthDecodesOrErrorsWithoutReadingPastTheEnd) {
+  // Run under valgrind or SEAM_SANITIZE to catch out-of-bounds reads; here: no crash, and
+  // exactly the well-sized records with a known rule decode.
+  plan::Plan p = every_type_plan();
+  Decoder d(p, kOffset);
+  DecodedRecord out;
+  uint64_t state = 0x9e3779b97f4a7c15;
+  auto next = [&] {
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    return static_cast<uint8_t>(state);
+  };
+  int decoded = 0;
+  for (size_t len = 0; len <= 256; ++len) {
+    for (int round = 0; round < 8; ++round) {
+      std::vector<uint8_t> bytes(len);
+      for (auto& b : bytes) b = next();
+      if (len >= 8 && round % 2 == 0) {
+        uint32_t id = 3, size = static_cast<uint32_t>(len);
+        std::memcpy(bytes.data(), &id, 4);
+        std::memcpy(bytes.data() + 4, &size, 4);
+      }
+      const bool ok = !d.decode_into(bytes, out).has_value();
+      EXPECT_EQ(ok, len >= 176 && round % 2 == 0) << "len " << len;
+      decoded += ok;
+    }
+  }
+  EXPECT_EQ(decoded, (256 - 176 + 1) * 4);
+}
+
 TEST(DecodeRecord, WallClockOffsetIsCloseToTheClocks) {
   plan::Plan p = every_type_plan();
   Decoder d(p);
