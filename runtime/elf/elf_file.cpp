@@ -93,6 +93,18 @@ std::string hex(const uint8_t* bytes, size_t n) {
 
 }  // namespace
 
+std::string read_build_id(int fd) {
+  if (fd < 0 || !libelf_ready()) return "";
+  ::Elf* elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr);
+  if (!elf) return "";
+  std::string id;
+  const void* bytes = nullptr;
+  ssize_t len = elf_kind(elf) == ELF_K_ELF ? dwelf_elf_gnu_build_id(elf, &bytes) : -1;
+  if (len > 0) id = hex(static_cast<const uint8_t*>(bytes), static_cast<size_t>(len));
+  elf_end(elf);
+  return id;
+}
+
 std::string_view strip_version(std::string_view name) {
   size_t at = name.find('@');
   return at == std::string_view::npos ? name : name.substr(0, at);

@@ -77,6 +77,10 @@ class ElfFile {
   std::vector<Symbol> symbols_;
 };
 
+// The GNU build-id of the ELF image open on `fd` (lowercase hex; "" when it has none or is not
+// ELF), without reading its symbols. The descriptor stays open and owned by the caller.
+std::string read_build_id(int fd);
+
 // "name@@VER" / "name@VER" -> "name": the part of a symbol name before any version suffix.
 std::string_view strip_version(std::string_view name);
 

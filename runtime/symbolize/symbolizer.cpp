@@ -66,7 +66,7 @@ bool Symbolizer::remember(pid_t pid) {
       module = std::make_shared<Module>();
       module->display_path = std::string(m.path);
       module->key = key;
-      if (tables_by_inode_.count(key) == 0) module->fd = open_mapped_file(pid, m);
+      module->fd = open_mapped_file(pid, m);
       modules_[key] = module;
     }
     fresh.mappings.push_back({m.start, m.end, m.offset, std::move(module)});
@@ -116,26 +116,32 @@ const Symbolizer::Mapping* Symbolizer::find_mapping(const Process& p, uint64_t a
 const ModuleSymbols* Symbolizer::symbols_of(Module& m) {
   if (m.symbols || m.tried) return m.symbols.get();
   m.tried = true;
-  auto cached = tables_by_inode_.find(m.key);
-  if (cached != tables_by_inode_.end()) {
-    m.symbols = cached->second;
+  std::string build_id = elf::read_build_id(m.fd);
+  auto use = [&](std::shared_ptr<const ModuleSymbols> table) {
+    if (m.fd >= 0) ::close(m.fd);
+    m.fd = -1;
+    m.symbols = std::move(table);
+    tables_by_inode_[m.key] = m.symbols;
     return m.symbols.get();
+  };
+  // An inode number can be reused by a new file (a reinstalled library): trust the inode's
+  // table only when the build-ids agree, or when there is nothing to compare.
+  auto by_inode = tables_by_inode_.find(m.key);
+  if (by_inode != tables_by_inode_.end() &&
+      (m.fd < 0 || build_id.empty() || by_inode->second->build_id() == build_id)) {
+    return use(by_inode->second);
   }
+  // The same library under another inode (another container's copy).
+  auto by_id = build_id.empty() ? tables_by_build_id_.end() : tables_by_build_id_.find(build_id);
+  if (by_id != tables_by_build_id_.end()) return use(by_id->second);
   if (m.fd < 0) return nullptr;
   elf::Result<elf::ElfFile> file = elf::ElfFile::open_fd(m.fd, m.display_path);
   m.fd = -1;  // owned by the ElfFile now, and closed by it
   if (!file) return nullptr;
-  std::string build_id = file->build_id();
-  auto same = build_id.empty() ? tables_by_build_id_.end() : tables_by_build_id_.find(build_id);
-  if (same != tables_by_build_id_.end()) {
-    m.symbols = same->second;  // the same library under another inode (another container)
-  } else {
-    m.symbols = std::make_shared<const ModuleSymbols>(std::move(file).value());
-    ++tables_loaded_;
-    if (!build_id.empty()) tables_by_build_id_[build_id] = m.symbols;
-  }
-  tables_by_inode_[m.key] = m.symbols;
-  return m.symbols.get();
+  auto table = std::make_shared<const ModuleSymbols>(std::move(file).value());
+  ++tables_loaded_;
+  if (!build_id.empty()) tables_by_build_id_[build_id] = table;
+  return use(std::move(table));
 }
 
 Frame Symbolizer::frame_for(const Mapping& m, uint64_t addr) {

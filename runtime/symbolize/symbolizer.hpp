@@ -21,6 +21,8 @@
 
 namespace seam::runtime::symbolize {
 
+// Not thread-safe: one thread (the runtime's output path) owns it. Call remember() again when
+// a process execs: its old snapshot describes the image it replaced.
 class Symbolizer {
  public:
   // At most `max_processes` snapshots are kept; the least recently used goes first.

@@ -1,6 +1,9 @@
 // ElfFile: opening good and bad files, build-id, segments, address translation.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <sstream>
 
 #include "runtime/elf/elf_file.hpp"
@@ -40,6 +43,22 @@ TEST(ElfFile, BuildIdMatchesReadelf) {
     in >> id;
     EXPECT_EQ(f->build_id(), id);
   }
+}
+
+TEST(ElfFile, ReadBuildIdAloneAgreesWithOpen) {
+  Result<ElfFile> f = ElfFile::open(kFakeCudart);
+  ASSERT_TRUE(f.ok()) << f.error();
+  int fd = ::open(kFakeCudart.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  EXPECT_EQ(read_build_id(fd), f->build_id());
+  EXPECT_EQ(read_build_id(fd), f->build_id()) << "the descriptor stays usable";
+  ::close(fd);
+  test::TempDir dir;
+  std::string text = dir.write("notes.txt", "not ELF");
+  fd = ::open(text.c_str(), O_RDONLY | O_CLOEXEC);
+  EXPECT_EQ(read_build_id(fd), "");
+  ::close(fd);
+  EXPECT_EQ(read_build_id(-1), "");
 }
 
 TEST(ElfFile, TranslatesAddressesThroughLoadSegments) {
