@@ -1,17 +1,73 @@
+// `seam lint [PATH...]`: load rule files and the stdlib, check them, print the diagnostics.
+// Everything goes to stdout in every format, so that `seam lint > report` captures the findings;
+// only usage errors go to stderr. No root, BPF, compiler or network is needed.
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <iostream>
+#include <memory>
 
 #include "cli/commands.hpp"
+#include "compiler/check/check.hpp"
+#include "compiler/diag/render.hpp"
 
 namespace seam::cli {
 
-// Placeholder until the stage lands; replaced by the real command.
+namespace {
+
+struct LintOptions {
+  std::vector<std::string> paths;
+  std::vector<std::string> stdlib_dirs;
+  std::string format = "text";
+  bool strict = false;
+};
+
+bool unreadable_input(const diag::Diagnostics& diags) {
+  for (const diag::Diagnostic& d : diags.all())
+    if (d.code == diag::Code::UnreadableFile) return true;
+  return false;
+}
+
+int lint(const LintOptions& options) {
+  check::LoadOptions load;
+  load.stdlib_dirs = check::default_stdlib_dirs();
+  load.stdlib_dirs.insert(load.stdlib_dirs.end(), options.stdlib_dirs.begin(), options.stdlib_dirs.end());
+  std::vector<std::string> paths = options.paths.empty() ? std::vector<std::string>{"rules/"} : options.paths;
+
+  check::Program program = check::load(paths, load);
+  check::check(program);
+  const diag::Diagnostics& diags = program.diagnostics;
+
+  if (options.format == "json") {
+    std::cout << diag::render_json(diags).dump(2) << "\n";
+  } else if (options.format == "github") {
+    std::cout << diag::render_github(diags);
+  } else {
+    bool color = ::isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr;
+    std::cout << diag::render_text(diags, color);
+  }
+  std::cout.flush();
+
+  if (unreadable_input(diags)) return 2;
+  if (diags.has_errors()) return 1;
+  if (options.strict && diags.warning_count() > 0) return 1;
+  return 0;
+}
+
+}  // namespace
+
 Command add_lint(CLI::App& parent) {
-  CLI::App* app = parent.add_subcommand("lint", "not implemented yet");
-  return {app, [] {
-            std::cerr << "seam lint: not implemented yet\n";
-            return 2;
-          }};
+  auto options = std::make_shared<LintOptions>();
+  CLI::App* app = parent.add_subcommand("lint", "Check rule files for errors without loading anything");
+  app->add_option("paths", options->paths, "Rule files or directories (default: rules/)");
+  app->add_option("--stdlib", options->stdlib_dirs, "Another directory of stdlib modules (repeatable)")
+      ->allow_extra_args(false);
+  app->add_option("--format", options->format, "Output format")
+      ->check(CLI::IsMember({"text", "json", "github"}))
+      ->capture_default_str();
+  app->add_flag("--strict", options->strict, "Fail on warnings too");
+  return {app, [options] { return lint(*options); }};
 }
 
 }  // namespace seam::cli

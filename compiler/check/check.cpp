@@ -97,7 +97,7 @@ void Checker::build_tables() {
 
 void Checker::check_uses(Table& t) {
   for (const UsedModule& u : t.uses) {
-    if (!u.table || u.referenced || u.table == &t) continue;
+    if (!u.table || u.referenced || u.table == &t || t.has_unresolved) continue;
     diags_
         .warning(Code::UnusedUse, u.range,
                  "module '" + u.name + "' is used but nothing in this file refers to it")

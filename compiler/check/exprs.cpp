@@ -48,6 +48,12 @@ bool is_severity(const Type& t) {
   return t.kind == TypeKind::Int && t.enum_name == "severity";
 }
 
+// "'comm' (str)", "'5' (a number)": an operand as written, with its type.
+std::string operand(const ast::Expr& e) {
+  return "'" + std::string(e.range.text()) + "' (" +
+         (int_literal(e) ? std::string("a number") : describe(e.type)) + ")";
+}
+
 }  // namespace
 
 std::optional<Type> builtin_type(std::string_view name) {
@@ -227,6 +233,13 @@ void Checker::resolve_name(ExprContext& ctx, ast::Expr& e, ast::NameRef& ref) {
 
 void Checker::check_binary(ExprContext& ctx, ast::Expr& e, ast::Binary& b) {
   if (!b.lhs || !b.rhs) return;
+  bool logical = b.op == ast::BinaryOp::And || b.op == ast::BinaryOp::Or;
+  if (ctx.place == Place::While && !logical) {
+    e.type = bool_type();
+    diags_.error(Code::NotBoolean, e.range, "`while` takes states combined with and, or, not")
+        .hints.push_back("move comparisons to `where`");
+    return;
+  }
   check_expr(ctx, *b.lhs);
   check_expr(ctx, *b.rhs);
   ast::Expr& l = *b.lhs;
@@ -244,11 +257,6 @@ void Checker::check_binary(ExprContext& ctx, ast::Expr& e, ast::Binary& b) {
           Code::NotBoolean, side->range,
           std::string("`") + word + "` needs conditions on both sides, but this is " + describe(side->type));
     }
-    return;
-  }
-  if (ctx.place == Place::While) {
-    diags_.error(Code::NotBoolean, e.range, "`while` takes states combined with and, or, not")
-        .hints.push_back("move comparisons to `where`");
     return;
   }
   const Type& lt = l.type;
@@ -280,7 +288,7 @@ void Checker::check_binary(ExprContext& ctx, ast::Expr& e, ast::Binary& b) {
           .hints.push_back("use `startswith` to test a prefix");
       return;
     }
-    diags_.error(Code::TypeMismatch, e.range, "cannot compare " + describe(lt) + " with " + describe(rt));
+    diags_.error(Code::TypeMismatch, e.range, "cannot compare " + operand(l) + " with " + operand(r));
     return;
   }
   if (lt.kind == TypeKind::Ptr || rt.kind == TypeKind::Ptr) {
@@ -296,11 +304,11 @@ void Checker::check_binary(ExprContext& ctx, ast::Expr& e, ast::Binary& b) {
   }
   if (lt.kind == TypeKind::Bool || rt.kind == TypeKind::Bool) {
     if (lt.kind == rt.kind && !ordering) return;
-    diags_.error(Code::TypeMismatch, e.range, "cannot compare " + describe(lt) + " with " + describe(rt));
+    diags_.error(Code::TypeMismatch, e.range, "cannot compare " + operand(l) + " with " + operand(r));
     return;
   }
   if (lt.kind != TypeKind::Int || rt.kind != TypeKind::Int) {
-    diags_.error(Code::TypeMismatch, e.range, "cannot compare " + describe(lt) + " with " + describe(rt));
+    diags_.error(Code::TypeMismatch, e.range, "cannot compare " + operand(l) + " with " + operand(r));
     return;
   }
   if (lt.unit == rt.unit) return;

@@ -100,6 +100,7 @@ const ast::EventDecl* Checker::resolve_event(Table& t, const ast::QualName& name
   }
   if (!found) {
     if (!report) return nullptr;
+    t.has_unresolved = true;
     std::string text = name.str();
     diag::Diagnostic& d =
         not_found == Code::UnknownAliasTarget
@@ -157,6 +158,7 @@ const ast::StateDecl* Checker::resolve_state(Table& t, const ast::QualName& name
     names.push_back(table->qualify(s.bare));
   }
   if (found.empty()) {
+    t.has_unresolved = true;
     diag::Diagnostic& d = diags_.error(Code::UnknownState, name.range, "unknown state '" + name.str() + "'");
     if (auto best = closest(name.str(), candidates_for(t, name, &Table::states, {})))
       d.hints.push_back("did you mean " + *best + "?");
@@ -180,6 +182,7 @@ const ast::MetricDecl* Checker::resolve_metric(Table& t, const ast::Ident& name)
         u.referenced = true;
         return it->second;
       }
+  t.has_unresolved = true;
   std::vector<std::string> known;
   for (const auto& [n, _] : t.metrics) known.push_back(n);
   diag::Diagnostic& d = diags_.error(Code::UnknownMetric, name.range, "unknown metric '" + name.name + "'");

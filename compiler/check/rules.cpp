@@ -98,7 +98,8 @@ void Checker::resolve_hole(ExprContext& ctx, ast::MessagePart& part) {
         .hints.push_back(fields_hint(ev));
     return;
   }
-  if (ref.name.parts.size() >= 2 && !(ctx.after && ctx.after->resolved)) {
+  if (ref.name.parts.size() >= 2 && ctx.after && !ctx.after->resolved) return;  // `after` reported
+  if (ref.name.parts.size() >= 2 && !ctx.after) {
     ast::QualName prefix = ref.name;
     prefix.parts.pop_back();
     if (const ast::EventDecl* other = resolve_event(*ctx.table, prefix, Code::UnknownEvent, false)) {
@@ -259,6 +260,8 @@ void Checker::check_rule(Table& t, ast::RuleDecl& r) {
         a.severity = static_cast<ast::Severity>(it - std::begin(kSeverities));
       }
     }
+    ctx.place = Place::Where;  // holes name fields as `where` does
+    ctx.pending_ok = nullptr;
     for (ast::MessagePart& part : a.message)
       if (part.is_hole) resolve_hole(ctx, part);
   }

@@ -26,6 +26,10 @@ std::optional<std::string> closest(std::string_view typed, const std::vector<Can
   size_t best_distance = limit + 1;
   for (const Candidate& c : candidates) {
     size_t d = edit_distance(typed, c.compare);
+    // A clipped word ("warn" for "warning") is a likely typo, however far it is by edits.
+    if (typed.size() >= 3 && c.compare.size() > typed.size() &&
+        c.compare.compare(0, typed.size(), typed) == 0)
+      d = std::min(d, limit);
     if (d < best_distance) {
       best_distance = d;
       best = c.display;
