@@ -133,7 +133,6 @@ Result<bool> ElfFile::load() {
   GElf_Ehdr ehdr;
   if (!gelf_getehdr(elf_, &ehdr)) return elf_fail(path_, "bad ELF header");
   machine_ = ehdr.e_machine;
-  image_ = reinterpret_cast<const uint8_t*>(elf_rawfile(elf_, &image_size_));
 
   size_t phnum = 0;
   if (elf_getphdrnum(elf_, &phnum) != 0) return elf_fail(path_, "bad program headers");
@@ -159,12 +158,6 @@ Result<bool> ElfFile::load() {
   auto versions = version_definitions(elf_, verdef);
   if (symtab) read_symbols(elf_, symtab, false, nullptr, versions, symbols_);
   if (dynsym) read_symbols(elf_, dynsym, true, versym, versions, symbols_);
-  // Everything we use is read or mapped by now; the mapping outlives the descriptor, so an
-  // ElfFile kept in a cache does not hold a file descriptor.
-  elf_cntl(elf_, ELF_C_FDREAD);
-  elf_cntl(elf_, ELF_C_FDDONE);
-  ::close(fd_);
-  fd_ = -1;
   return true;
 }
 
@@ -182,10 +175,26 @@ std::optional<uint64_t> ElfFile::offset_to_vaddr(uint64_t offset) const {
   return std::nullopt;
 }
 
-std::span<const uint8_t> ElfFile::bytes_at(uint64_t offset, size_t n) const {
-  if (!image_ || offset >= image_size_) return {};
-  size_t avail = image_size_ - static_cast<size_t>(offset);
-  return {image_ + offset, n < avail ? n : avail};
+size_t ElfFile::read_bytes(uint64_t offset, std::span<uint8_t> out) const {
+  if (fd_ < 0) return 0;
+  size_t done = 0;
+  while (done < out.size()) {
+    ssize_t n = ::pread(fd_, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
+    if (n <= 0) break;
+    done += static_cast<size_t>(n);
+  }
+  return done;
+}
+
+void ElfFile::drop_descriptor() {
+  if (fd_ < 0) return;
+  // Everything we use is read or mapped by now: tell libelf not to touch the descriptor.
+  if (elf_) {
+    elf_cntl(elf_, ELF_C_FDREAD);
+    elf_cntl(elf_, ELF_C_FDDONE);
+  }
+  ::close(fd_);
+  fd_ = -1;
 }
 
 void ElfFile::release() {
@@ -193,8 +202,6 @@ void ElfFile::release() {
   if (fd_ >= 0) ::close(fd_);
   elf_ = nullptr;
   fd_ = -1;
-  image_ = nullptr;
-  image_size_ = 0;
 }
 
 ElfFile::ElfFile(ElfFile&& other) noexcept {
@@ -207,16 +214,12 @@ ElfFile& ElfFile::operator=(ElfFile&& other) noexcept {
   path_ = std::move(other.path_);
   fd_ = other.fd_;
   elf_ = other.elf_;
-  image_ = other.image_;
-  image_size_ = other.image_size_;
   machine_ = other.machine_;
   build_id_ = std::move(other.build_id_);
   segments_ = std::move(other.segments_);
   symbols_ = std::move(other.symbols_);
   other.fd_ = -1;
   other.elf_ = nullptr;
-  other.image_ = nullptr;
-  other.image_size_ = 0;
   return *this;
 }
 

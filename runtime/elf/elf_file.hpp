@@ -58,8 +58,15 @@ class ElfFile {
   std::optional<uint64_t> vaddr_to_offset(uint64_t vaddr) const;
   std::optional<uint64_t> offset_to_vaddr(uint64_t offset) const;
 
-  // Up to `n` bytes of the file image from `offset` (fewer at the end of the file).
-  std::span<const uint8_t> bytes_at(uint64_t offset, size_t n) const;
+  // Reads file bytes at `offset` into `out` with pread (fewer at the end of the file, 0 after
+  // drop_descriptor()); returns how many. Code bytes must come from here, not from the
+  // mapping: the kernel writes uprobe breakpoints (int3) into every executable-capable mapping
+  // of a probed file, ours included, but never into the file.
+  size_t read_bytes(uint64_t offset, std::span<uint8_t> out) const;
+
+  // Closes the file descriptor; symbols, segments and build-id stay (the mapping outlives it).
+  // For caches that keep many ElfFiles for their symbols.
+  void drop_descriptor();
 
  private:
   ElfFile() = default;
@@ -69,8 +76,6 @@ class ElfFile {
   std::string path_;
   int fd_ = -1;
   ::Elf* elf_ = nullptr;
-  const uint8_t* image_ = nullptr;
-  size_t image_size_ = 0;
   uint16_t machine_ = 0;
   std::string build_id_;
   std::vector<LoadSegment> segments_;

@@ -148,7 +148,9 @@ std::vector<SymbolHit> resolve(const ElfFile& file, std::string_view name_or_glo
     if (!offset) continue;  // not backed by the file: nothing to probe
     hit.file_offset = *offset;
     if (file.machine() == EM_X86_64) {
-      EntryClass entry = classify_x86_64_entry(file.bytes_at(*offset, 16));
+      uint8_t code[16];
+      size_t n = file.read_bytes(*offset, code);
+      EntryClass entry = classify_x86_64_entry(std::span<const uint8_t>(code, n));
       hit.first = entry.first;
       hit.probe_offset_delta = entry.probe_offset_delta;
     }

@@ -30,6 +30,7 @@ Rank rank(const elf::Symbol& s, std::string_view name) {
 }  // namespace
 
 ModuleSymbols::ModuleSymbols(elf::ElfFile file) : file_(std::move(file)) {
+  file_.drop_descriptor();  // cached for as long as seam runs: keep the mapping, not an fd
   struct Candidate {
     Entry entry;
     Rank rank;

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <sstream>
 
 #include "runtime/elf/elf_file.hpp"
@@ -72,6 +73,27 @@ TEST(ElfFile, TranslatesAddressesThroughLoadSegments) {
     EXPECT_EQ(f->offset_to_vaddr(s.offset + 1), s.vaddr + 1);
   }
   EXPECT_EQ(f->vaddr_to_offset(0xffffffffffull), std::nullopt);
+}
+
+TEST(ElfFile, ReadsBytesFromTheFileUntilTheDescriptorIsDropped) {
+  Result<ElfFile> f = ElfFile::open(kFakeCudart);
+  ASSERT_TRUE(f.ok()) << f.error();
+  uint8_t magic[4] = {};
+  ASSERT_EQ(f->read_bytes(0, magic), 4u);
+  EXPECT_EQ(std::string(reinterpret_cast<char*>(magic), 4),
+            "\x7f"
+            "ELF");
+  uint64_t size = std::filesystem::file_size(kFakeCudart);
+  uint8_t tail[8];
+  EXPECT_EQ(f->read_bytes(size - 3, tail), 3u) << "short at the end of the file";
+  EXPECT_EQ(f->read_bytes(size + 100, tail), 0u);
+  size_t symbols = f->symbols().size();
+  f->drop_descriptor();
+  EXPECT_EQ(f->read_bytes(0, magic), 0u);
+  EXPECT_EQ(f->symbols().size(), symbols);
+  bool found = false;
+  for (const Symbol& s : f->symbols()) found = found || s.name == "cudaStreamSynchronize";
+  EXPECT_TRUE(found) << "names are still readable from the mapping";
 }
 
 TEST(ElfFile, MovedFileKeepsItsSymbolNamesValid) {

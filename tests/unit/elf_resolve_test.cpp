@@ -86,8 +86,8 @@ TEST(Resolve, Endbr64MovesTheProbeFourBytes) {
   ElfFile f = open_or_die(kFixtures + "/libfake_cudart_cet.so");
   std::vector<SymbolHit> hits = resolve(f, "cudaStreamSynchronize");
   ASSERT_EQ(hits.size(), 1u);
-  std::span<const uint8_t> code = f.bytes_at(hits[0].file_offset, 4);
-  ASSERT_EQ(code.size(), 4u);
+  uint8_t code[4];
+  ASSERT_EQ(f.read_bytes(hits[0].file_offset, code), 4u);
   EXPECT_EQ(code[0], 0xf3);
   EXPECT_EQ(code[3], 0xfa);
   EXPECT_EQ(hits[0].probe_offset_delta, 4u);
