@@ -53,6 +53,7 @@ void LibrarySet::add(LibraryFile file) {
 
 LibraryScanner::LibraryScanner(std::vector<plan::LibraryPattern> patterns) : patterns_(std::move(patterns)) {
   if (::stat("/", &own_root_) != 0) own_root_ = {};
+  if (::stat("/proc/self/ns/mnt", &own_mount_ns_) != 0) own_mount_ns_ = {};
 }
 
 bool LibraryScanner::matches(std::string_view name, bool executable) const {
@@ -71,7 +72,11 @@ LibraryScanner::ProcessRoot LibraryScanner::process_root(pid_t pid) const {
   ProcessRoot root;
   root.proc_root = elf::proc_path(pid, "root");
   struct stat st;
-  root.ours = ::stat(root.proc_root.c_str(), &st) != 0 || same_file(st, own_root_);
+  // A container can share our root filesystem yet mount other things on it (a private tmpfs,
+  // a bind-mounted CUDA), so the mount namespace must match too.
+  struct stat ns;
+  bool same_ns = ::stat(elf::proc_path(pid, "ns/mnt").c_str(), &ns) != 0 || same_file(ns, own_mount_ns_);
+  root.ours = ::stat(root.proc_root.c_str(), &st) != 0 || (same_file(st, own_root_) && same_ns);
   if (!root.ours) {
     char target[4096];
     ssize_t n = ::readlink(root.proc_root.c_str(), target, sizeof target - 1);

@@ -45,7 +45,7 @@ class LibraryScanner {
   bool matches(std::string_view base_name, bool executable) const;
   // How paths in this process's /proc entries become a path to attach and a path to show.
   struct ProcessRoot {
-    bool ours = true;            // the process shares our root: its paths are ours
+    bool ours = true;            // same root folder and mount namespace: its paths are ours
     std::string proc_root;       // "/proc/PID/root"
     std::string seen_from_here;  // readlink of proc_root: "/srv/jail" for a chroot, "/" in a container
   };
@@ -57,6 +57,7 @@ class LibraryScanner {
   std::vector<plan::LibraryPattern> patterns_;
   std::string maps_buf_;  // reused across processes
   struct stat own_root_ {};
+  struct stat own_mount_ns_ {};
 };
 
 }  // namespace seam::runtime::discover

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <dlfcn.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -125,6 +127,36 @@ TEST(FindLibraries, LibraryInsideAnotherRootGoesThroughProcRoot) {
     return f.dev == copy.st_dev && f.ino == copy.st_ino;
   });
   EXPECT_EQ(with_copy_inode, 1u);
+}
+
+TEST(FindLibraries, LibraryInAnotherMountNamespaceGoesThroughProcRoot) {
+  if (!test::is_root()) {
+    if (test::in_ci()) FAIL() << "mount namespaces need root under CI=true";
+    GTEST_SKIP() << "mount namespaces need root";
+  }
+  // Like a container: the child mounts a tmpfs that only its mount namespace sees, puts the
+  // library there and loads it. From here the folder is empty.
+  test::TempDir dir;
+  std::string folder = dir.path() + "/private";
+  std::filesystem::create_directories(folder);
+  std::string inner = folder + "/libcudart.so.12";
+  ChildProcess child = ChildProcess::run([&] {
+    std::error_code ec;
+    return unshare(CLONE_NEWNS) == 0 && mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) == 0 &&
+           mount("tmpfs", folder.c_str(), "tmpfs", 0, nullptr) == 0 &&
+           std::filesystem::copy_file(kFakeCudart, inner, ec) && dlopen(inner.c_str(), RTLD_NOW) != nullptr;
+  });
+  wait_ready(child);
+  ASSERT_FALSE(std::filesystem::exists(inner)) << "the tmpfs is private to the child";
+  std::vector<LibraryFile> files = find_libraries(kCudart, Scope{child.pid(), false});
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(files[0].display_path, inner);
+  EXPECT_EQ(files[0].path_for_attach, "/proc/" + std::to_string(child.pid()) + "/root" + inner);
+  struct stat st = stat_of(files[0].path_for_attach);
+  EXPECT_EQ(files[0].ino, st.st_ino);
+  EXPECT_EQ(test::read_file(files[0].path_for_attach).substr(0, 4),
+            "\x7f"
+            "ELF");
 }
 
 TEST(Rescanner, ReportsEachLibraryOnce) {
