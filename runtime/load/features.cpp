@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "runtime/load/tracefs.hpp"
+#include "runtime/load/uprobe_multi.hpp"
 
 namespace seam::runtime {
 
@@ -87,6 +88,21 @@ int pmu_type(const char* pmu) {
   return type;
 }
 
+// A small file of our own that nobody maps, to put uprobes on: nothing is ever patched.
+std::string make_probe_file() {
+  char path[] = "/tmp/seam-uprobe-probe-XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0) return {};
+  const char zeros[64] = {};
+  bool wrote = write(fd, zeros, sizeof zeros) == static_cast<ssize_t>(sizeof zeros);
+  close(fd);
+  if (!wrote) {
+    unlink(path);
+    return {};
+  }
+  return path;
+}
+
 // Attaches prog_fd to a perf event; returns "" or the reason.
 std::string attach_to_perf_event(perf_event_attr& attr, pid_t pid, int cpu, int prog_fd,
                                  const std::string& what) {
@@ -119,18 +135,9 @@ FeatureStatus probe_kprobe_like(Feature f, bpf_prog_type type, const char* pmu, 
   std::string target;
   std::string file;
   if (user) {
-    // A uprobe on a small file of our own that nobody maps: nothing is ever patched.
-    char path[] = "/tmp/seam-uprobe-probe-XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0) return missing(f, std::string("cannot create a probe target file: ") + errno_text(errno));
-    const char zeros[64] = {};
-    bool wrote = write(fd, zeros, sizeof zeros) == static_cast<ssize_t>(sizeof zeros);
-    close(fd);
-    file = path;
-    if (!wrote) {
-      unlink(path);
-      return missing(f, "cannot write a probe target file");
-    }
+    file = make_probe_file();
+    if (file.empty())
+      return missing(f, std::string("cannot create a probe target file: ") + errno_text(errno));
     attr.config1 = reinterpret_cast<uintptr_t>(file.c_str());  // uprobe_path
     attr.config2 = 0;                                          // offset
     target = "uprobe on " + file;
@@ -141,6 +148,21 @@ FeatureStatus probe_kprobe_like(Feature f, bpf_prog_type type, const char* pmu, 
   std::string err = attach_to_perf_event(attr, user ? 0 : -1, user ? -1 : 0, prog.fd, target);
   if (!file.empty()) unlink(file.c_str());
   return err.empty() ? ok() : missing(f, err);
+}
+
+FeatureStatus probe_uprobe_multi() {
+  LIBBPF_OPTS(bpf_prog_load_opts, opts,
+              .expected_attach_type = static_cast<bpf_attach_type>(kBpfTraceUprobeMulti));
+  Fd prog(load_trivial(BPF_PROG_TYPE_KPROBE, &opts));
+  if (!prog.ok()) return {false, "uprobe_multi: program load refused (" + errno_text(errno) + ")", 0};
+  std::string file = make_probe_file();
+  if (file.empty())
+    return {false, "uprobe_multi: cannot create a probe target file: " + errno_text(errno), 0};
+  int link = create_uprobe_multi_link(prog.fd, file, 0, false, -1);
+  unlink(file.c_str());
+  if (link < 0) return {false, "uprobe_multi: link_create: " + errno_text(-link), 0};
+  Fd owned(link);
+  return ok();
 }
 
 FeatureStatus probe_tracepoint() {
@@ -217,6 +239,12 @@ FeatureSet probe_features_uncached() {
   s.at(Feature::Usdt) = s.at(Feature::Uprobe);
   if (!s.available(Feature::Usdt))
     s.at(Feature::Usdt).reason = "usdt (uprobe-based): " + s.reason(Feature::Uprobe);
+  {
+    auto t0 = std::chrono::steady_clock::now();
+    s.uprobe_multi = probe_uprobe_multi();
+    s.uprobe_multi.probe_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }
   timed(Feature::Kprobe,
         [] { return probe_kprobe_like(Feature::Kprobe, BPF_PROG_TYPE_KPROBE, "kprobe", false); });
   timed(Feature::Tracepoint, probe_tracepoint);

@@ -20,6 +20,8 @@ class FeatureSet {
   const std::string& reason(plan::Feature f) const { return at(f).reason; }
   FeatureStatus& at(plan::Feature f) { return status_[static_cast<size_t>(f)]; }
   const FeatureStatus& at(plan::Feature f) const { return status_[static_cast<size_t>(f)]; }
+  // Uprobes through BPF links (kernel 6.6+): they detach in parallel (see uprobe_multi.hpp).
+  FeatureStatus uprobe_multi;
   double probe_ms = 0;  // how long probing took, in all
   double btf_load_ms = 0;
 

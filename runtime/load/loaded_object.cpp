@@ -19,6 +19,7 @@
 
 #include "runtime/load/map_access.hpp"
 #include "runtime/load/tracefs.hpp"
+#include "runtime/load/uprobe_multi.hpp"
 
 namespace seam::runtime {
 
@@ -163,6 +164,15 @@ LoadResult LoadedObject::load(std::span<const uint8_t> object, const plan::Plan&
     bpf_map__set_max_entries(drops, self->drop_slots_);
   set_rodata_u64(self->obj_, "seam_wakeup_bytes", plan.ringbuf_bytes / 8);
   choose_programs(self->obj_, plan, features, &self->unavailable_);
+  if (features.uprobe_multi.available) {
+    for (const plan::Attachment& a : plan.attachments) {
+      if (a.kind != plan::AttachKind::Uprobe && a.kind != plan::AttachKind::Uretprobe) continue;
+      bpf_program* prog = bpf_object__find_program_by_name(self->obj_, a.program.c_str());
+      if (!prog) continue;
+      bpf_program__set_expected_attach_type(prog, static_cast<bpf_attach_type>(kBpfTraceUprobeMulti));
+      self->uprobe_multi_programs_.insert(a.program);
+    }
+  }
 
   if (int err = bpf_object__load(self->obj_); err != 0) {
     r.error = "the kernel refused the BPF object: " + errno_text(-err);
@@ -190,7 +200,13 @@ AttachResult LoadedObject::failed(const std::string& what, int err) const {
   return r;
 }
 
-AttachResult LoadedObject::add_link(std::vector<bpf_link*> links, std::string what) {
+void LoadedObject::destroy(Link& l) {
+  if (l.link) bpf_link__destroy(l.link);
+  if (l.fd >= 0) close(l.fd);
+  l = Link{};
+}
+
+AttachResult LoadedObject::add_link(std::vector<Link> links) {
   AttachResult r;
   r.ok = true;
   r.link = static_cast<int>(links_.size());
@@ -213,10 +229,15 @@ AttachResult LoadedObject::attach_uprobe(const std::string& program, const std::
   std::string what = std::string("attach ") + (retprobe ? "uretprobe" : "uprobe") + " '" + program + "' to " +
                      binary_path + offset + (pid >= 0 ? " pid " + std::to_string(pid) : "");
   SEAM_FIND_PROGRAM(prog, program, what);
+  if (uprobe_multi_programs_.count(program)) {
+    int fd = create_uprobe_multi_link(bpf_program__fd(prog), binary_path, file_offset, retprobe, pid);
+    if (fd < 0) return failed(what, -fd);
+    return add_link({Link{nullptr, fd}});
+  }
   LIBBPF_OPTS(bpf_uprobe_opts, opts, .retprobe = retprobe);
   bpf_link* link = bpf_program__attach_uprobe_opts(prog, pid, binary_path.c_str(), file_offset, &opts);
   if (!link) return failed(what, errno);
-  return add_link({link}, what);
+  return add_link({Link{link, -1}});
 }
 
 AttachResult LoadedObject::attach_tracepoint(const std::string& program, const std::string& category,
@@ -231,7 +252,7 @@ AttachResult LoadedObject::attach_tracepoint(const std::string& program, const s
   }
   bpf_link* link = bpf_program__attach_tracepoint(prog, category.c_str(), name.c_str());
   if (!link) return failed(what, errno);
-  return add_link({link}, what);
+  return add_link({Link{link, -1}});
 }
 
 AttachResult LoadedObject::attach_raw_tracepoint(const std::string& program, const std::string& name) {
@@ -239,7 +260,7 @@ AttachResult LoadedObject::attach_raw_tracepoint(const std::string& program, con
   SEAM_FIND_PROGRAM(prog, program, what);
   bpf_link* link = bpf_program__attach_raw_tracepoint(prog, name.c_str());
   if (!link) return failed(what, errno);
-  return add_link({link}, what);
+  return add_link({Link{link, -1}});
 }
 
 AttachResult LoadedObject::attach_tp_btf(const std::string& program) {
@@ -247,7 +268,7 @@ AttachResult LoadedObject::attach_tp_btf(const std::string& program) {
   SEAM_FIND_PROGRAM(prog, program, what);
   bpf_link* link = bpf_program__attach_trace(prog);
   if (!link) return failed(what, errno);
-  return add_link({link}, what);
+  return add_link({Link{link, -1}});
 }
 
 AttachResult LoadedObject::attach_kprobe(const std::string& program, const std::string& function,
@@ -257,7 +278,7 @@ AttachResult LoadedObject::attach_kprobe(const std::string& program, const std::
   SEAM_FIND_PROGRAM(prog, program, what);
   bpf_link* link = bpf_program__attach_kprobe(prog, retprobe, function.c_str());
   if (!link) return failed(what, errno);
-  return add_link({link}, what);
+  return add_link({Link{link, -1}});
 }
 
 AttachResult LoadedObject::attach_fentry(const std::string& program) {
@@ -265,7 +286,7 @@ AttachResult LoadedObject::attach_fentry(const std::string& program) {
   SEAM_FIND_PROGRAM(prog, program, what);
   bpf_link* link = bpf_program__attach_trace(prog);
   if (!link) return failed(what, errno);
-  return add_link({link}, what);
+  return add_link({Link{link, -1}});
 }
 
 AttachResult LoadedObject::attach_perf_event(const std::string& program, uint32_t type, uint64_t config,
@@ -273,9 +294,9 @@ AttachResult LoadedObject::attach_perf_event(const std::string& program, uint32_
   std::string what = "attach perf_event '" + program + "' to type " + std::to_string(type) + " config " +
                      std::to_string(config);
   SEAM_FIND_PROGRAM(prog, program, what);
-  std::vector<bpf_link*> links;
+  std::vector<Link> links;
   auto undo = [&links] {
-    for (bpf_link* l : links) bpf_link__destroy(l);
+    for (Link& l : links) destroy(l);
   };
   for (int cpu : online_cpus()) {
     perf_event_attr attr{};
@@ -301,21 +322,21 @@ AttachResult LoadedObject::attach_perf_event(const std::string& program, uint32_
       undo();
       return failed(what + " on cpu " + std::to_string(cpu), err);
     }
-    links.push_back(link);
+    links.push_back(Link{link, -1});
   }
-  return add_link(std::move(links), what);
+  return add_link(std::move(links));
 }
 
 bool LoadedObject::detach(int link) {
   if (link < 0 || static_cast<size_t>(link) >= links_.size() || links_[link].empty()) return false;
-  for (bpf_link* l : links_[link]) bpf_link__destroy(l);
+  for (Link& l : links_[link]) destroy(l);
   links_[link].clear();
   return true;
 }
 
 DetachStats LoadedObject::detach_all() {
   auto start = std::chrono::steady_clock::now();
-  std::vector<bpf_link*> all;
+  std::vector<Link> all;
   for (auto& group : links_) {
     all.insert(all.end(), group.begin(), group.end());
     group.clear();
@@ -329,7 +350,7 @@ DetachStats LoadedObject::detach_all() {
   std::vector<std::thread> pool;
   for (size_t i = 0; i < workers; ++i)
     pool.emplace_back([&] {
-      for (size_t j; (j = next.fetch_add(1)) < all.size();) bpf_link__destroy(all[j]);
+      for (size_t j; (j = next.fetch_add(1)) < all.size();) destroy(all[j]);
     });
   for (std::thread& t : pool) t.join();
   stats.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

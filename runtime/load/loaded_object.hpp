@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -58,6 +59,7 @@ class LoadedObject {
   bool is_loaded(const std::string& program) const;
 
   // file_offset is an offset in the file (not a virtual address); runtime/elf resolves symbols.
+  // Through a uprobe_multi link where the kernel has them (fast detach), else a perf event.
   AttachResult attach_uprobe(const std::string& program, const std::string& binary_path, uint64_t file_offset,
                              bool retprobe, pid_t pid = -1);
   AttachResult attach_tracepoint(const std::string& program, const std::string& category,
@@ -85,12 +87,19 @@ class LoadedObject {
 
  private:
   LoadedObject() = default;
-  AttachResult add_link(std::vector<bpf_link*> links, std::string what);
+  // A libbpf link, or the fd of a link libbpf 1.1 cannot create (uprobe_multi).
+  struct Link {
+    bpf_link* link = nullptr;
+    int fd = -1;
+  };
+  static void destroy(Link& l);
+  AttachResult add_link(std::vector<Link> links);
   AttachResult failed(const std::string& what, int err) const;
 
   bpf_object* obj_ = nullptr;
   std::vector<Unavailable> unavailable_;
-  std::vector<std::vector<bpf_link*>> links_;  // by handle; empty once detached
+  std::vector<std::vector<Link>> links_;         // by handle; empty once detached
+  std::set<std::string> uprobe_multi_programs_;  // loaded for uprobe_multi links
   std::string ringbuf_map_, drops_map_;
   uint32_t drop_slots_ = 1;
 };
