@@ -17,6 +17,8 @@ TEST(Features, ThisKernelHasUprobesTracepointsAndBtfTracepoints) {
                           Feature::TpBtf, Feature::PerfEvent})
     EXPECT_TRUE(f.available(feature)) << plan::to_string(feature) << ": " << f.reason(feature);
   std::printf("[bench] probe_features: %.1f ms (vmlinux BTF parse %.1f ms)\n", f.probe_ms, f.btf_load_ms);
+  std::printf("  %-14s %6.1f ms %s\n", "uprobe_multi", f.uprobe_multi.probe_ms,
+              f.uprobe_multi.available ? "yes" : f.uprobe_multi.reason.c_str());
   for (Feature feature : FeatureSet::kAll)
     std::printf("  %-14s %6.1f ms %s\n", plan::to_string(feature), f.at(feature).probe_ms,
                 f.available(feature) ? "yes" : f.reason(feature).c_str());
