@@ -21,6 +21,15 @@ struct Expected<grammar::nest<R>> : Expected<R> {};
 
 template <typename Rule>
 struct Control : tao::pegtl::normal<Rule> {
+  // Every failed rule puts the input back where it began (PEGTL skips that inside must<> otherwise), so
+  // that a failed must<R> reports the position where R should have started.
+  template <tao::pegtl::apply_mode A, tao::pegtl::rewind_mode M, template <typename...> class Action,
+            template <typename...> class C, typename Input, typename... States>
+  static bool match(Input& in, States&&... st) {
+    return tao::pegtl::normal<Rule>::template match<A, tao::pegtl::rewind_mode::required, Action, C>(in,
+                                                                                                     st...);
+  }
+
   template <typename Input, typename... States>
   [[noreturn]] static void raise(const Input& in, States&&... /*unused*/) {
     throw SyntaxFailure{diag::Code::SyntaxError, in.offset(), Expected<Rule>::what,

@@ -150,13 +150,12 @@ struct cmpop : sor<TAO_PEGTL_STRING("=="), TAO_PEGTL_STRING("!="), TAO_PEGTL_STR
 
 // ---------------------------------------------------------------- expressions
 struct expr;
-struct expr_what {
-  static constexpr const char* what = "an expression";
-};
 struct paren : seq<one<'('>, expr, must<tok<rparen>>> {};
 struct window : seq<tok<kw_over>, must<tok<number>>> {};
-struct call
-    : seq<ident, tok<one<'('>>, opt<expr, star<tok<comma>, must<expr>>>, must<tok<rparen>>, opt<window>> {};
+// `p99(x)`: the '(' follows the name directly, so that a span key `key pid` followed by a field list
+// `(a: i32)` on the next line is not a call.
+struct call : seq<ident, one<'('>, opt<expr, star<tok<comma>, must<expr>>>, must<tok<rparen>>, opt<window>> {
+};
 struct primary : sor<paren, number, string_lit, kw_true, kw_false, call, qualname> {};
 struct unary;
 struct negate : seq<tok<minus_sign>, must<nest<unary>>> {};
@@ -223,7 +222,7 @@ struct ident_list : seq<must<tok<ident>>, star<tok<comma>, must<tok<ident>>>> {}
 struct module_decl : seq<tok<kw_module>, must<tok<ident>>> {};
 struct use_decl : seq<tok<kw_use>, ident_list> {};
 
-struct lib_pattern : seq<opt<tok<kw_exe>>, tok<string_lit>> {
+struct lib_pattern : seq<opt<tok<kw_exe>>, must<tok<string_lit>>> {
   static constexpr const char* what = "a quoted library pattern";
 };
 struct library_decl : seq<tok<kw_library>, must<tok<ident>>, must<tok<equals>>, must<lib_pattern>,
@@ -261,7 +260,8 @@ struct alias_decl : seq<tok<kw_alias>, must<tok<ident>>, must<tok<equals>>, must
 struct scope : sor<kw_thread, kw_process> {
   static constexpr const char* what = "'thread' or 'process'";
 };
-struct function_ref : sor<seq<tok<libref>, tok<colon>, must<tok<symbol>>>, tok<symbol>> {
+// A bare function name is a plain (non-reserved) name, so that it cannot swallow the next declaration.
+struct function_ref : sor<seq<tok<libref>, tok<colon>, must<tok<symbol>>>, tok<ident>> {
   static constexpr const char* what = "a function";
 };
 struct on_function : seq<tok<sor<kw_entry, kw_return>>, tok<kw_of>, must<function_ref>> {};
