@@ -229,6 +229,7 @@ AttachResult LoadedObject::attach_uprobe(const std::string& program, const std::
   std::string what = std::string("attach ") + (retprobe ? "uretprobe" : "uprobe") + " '" + program + "' to " +
                      binary_path + offset + (pid >= 0 ? " pid " + std::to_string(pid) : "");
   SEAM_FIND_PROGRAM(prog, program, what);
+  CaptureLibbpf quiet(nullptr);  // the error value says it all
   if (uprobe_multi_programs_.count(program)) {
     int fd = create_uprobe_multi_link(bpf_program__fd(prog), binary_path, file_offset, retprobe, pid);
     if (fd < 0) return failed(what, -fd);
@@ -244,6 +245,7 @@ AttachResult LoadedObject::attach_tracepoint(const std::string& program, const s
                                              const std::string& name) {
   std::string what = "attach tracepoint '" + program + "' to " + category + ":" + name;
   SEAM_FIND_PROGRAM(prog, program, what);
+  CaptureLibbpf quiet(nullptr);  // the error value says it all
   std::string tracefs_error;
   if (ensure_tracefs(&tracefs_error).empty()) {
     AttachResult r;
@@ -258,6 +260,7 @@ AttachResult LoadedObject::attach_tracepoint(const std::string& program, const s
 AttachResult LoadedObject::attach_raw_tracepoint(const std::string& program, const std::string& name) {
   std::string what = "attach raw_tracepoint '" + program + "' to " + name;
   SEAM_FIND_PROGRAM(prog, program, what);
+  CaptureLibbpf quiet(nullptr);  // the error value says it all
   bpf_link* link = bpf_program__attach_raw_tracepoint(prog, name.c_str());
   if (!link) return failed(what, errno);
   return add_link({Link{link, -1}});
@@ -266,6 +269,7 @@ AttachResult LoadedObject::attach_raw_tracepoint(const std::string& program, con
 AttachResult LoadedObject::attach_tp_btf(const std::string& program) {
   std::string what = "attach tp_btf '" + program + "'";
   SEAM_FIND_PROGRAM(prog, program, what);
+  CaptureLibbpf quiet(nullptr);  // the error value says it all
   bpf_link* link = bpf_program__attach_trace(prog);
   if (!link) return failed(what, errno);
   return add_link({Link{link, -1}});
@@ -276,6 +280,7 @@ AttachResult LoadedObject::attach_kprobe(const std::string& program, const std::
   std::string what =
       std::string("attach ") + (retprobe ? "kretprobe" : "kprobe") + " '" + program + "' to " + function;
   SEAM_FIND_PROGRAM(prog, program, what);
+  CaptureLibbpf quiet(nullptr);  // the error value says it all
   bpf_link* link = bpf_program__attach_kprobe(prog, retprobe, function.c_str());
   if (!link) return failed(what, errno);
   return add_link({Link{link, -1}});
@@ -284,6 +289,7 @@ AttachResult LoadedObject::attach_kprobe(const std::string& program, const std::
 AttachResult LoadedObject::attach_fentry(const std::string& program) {
   std::string what = "attach fentry/fexit '" + program + "'";
   SEAM_FIND_PROGRAM(prog, program, what);
+  CaptureLibbpf quiet(nullptr);  // the error value says it all
   bpf_link* link = bpf_program__attach_trace(prog);
   if (!link) return failed(what, errno);
   return add_link({Link{link, -1}});
@@ -294,6 +300,7 @@ AttachResult LoadedObject::attach_perf_event(const std::string& program, uint32_
   std::string what = "attach perf_event '" + program + "' to type " + std::to_string(type) + " config " +
                      std::to_string(config);
   SEAM_FIND_PROGRAM(prog, program, what);
+  CaptureLibbpf quiet(nullptr);  // the error value says it all
   std::vector<Link> links;
   auto undo = [&links] {
     for (Link& l : links) destroy(l);

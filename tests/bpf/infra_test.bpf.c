@@ -86,3 +86,28 @@ int BPF_PROG(sleep_fentry) { return 0; }
 
 SEC("tracepoint/sched/sched_process_fork")
 int fork_tracepoint(void *ctx) { return 0; }
+
+/* Rule 7: raw tracepoint; rule 8: perf event (CPU clock). Both count into counters[]. */
+struct {
+  __uint(type, BPF_MAP_TYPE_ARRAY);
+  __type(key, __u32);
+  __type(value, __u64);
+  __uint(max_entries, 2);
+} counters SEC(".maps");
+
+static __always_inline void count(__u32 key) {
+  __u64 *n = bpf_map_lookup_elem(&counters, &key);
+  if (n) __sync_fetch_and_add(n, 1);
+}
+
+SEC("raw_tp/sched_switch")
+int on_raw_switch(void *ctx) {
+  count(0);
+  return 0;
+}
+
+SEC("perf_event")
+int on_tick(void *ctx) {
+  count(1);
+  return 0;
+}

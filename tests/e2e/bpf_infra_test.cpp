@@ -3,6 +3,7 @@
 // tracepoints and tp_btf, read records from the ring buffer, count drops, detach fast.
 #include <bpf/bpf.h>
 #include <gtest/gtest.h>
+#include <linux/perf_event.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -76,10 +77,12 @@ plan::Plan infra_plan(uint32_t ringbuf_bytes = 1u << 20) {
   p.attachments.back().fallback = "fork_tracepoint";
   p.attachments.push_back(attachment("fork_tracepoint", AttachKind::Tracepoint, Feature::Tracepoint, 6));
   p.attachments.back().is_fallback = true;
+  p.attachments.push_back(attachment("on_raw_switch", AttachKind::RawTracepoint, Feature::RawTracepoint, 7));
+  p.attachments.push_back(attachment("on_tick", AttachKind::PerfEvent, Feature::PerfEvent, 8));
   p.maps.emplace_back();
   p.maps.back().name = "sync_start";
   p.maps.back().max_entries = 4096;
-  for (uint32_t id = 1; id <= 6; ++id) {
+  for (uint32_t id = 1; id <= 8; ++id) {
     p.rules.emplace_back();
     p.rules.back().id = id;
   }
@@ -199,7 +202,7 @@ TEST(BpfInfra, LoadsWithFallbacksAndReportsUnavailablePrograms) {
   EXPECT_FALSE(bad.ok);
   EXPECT_NE(bad.error.find("sync_enter"), std::string::npos) << bad.error;
   EXPECT_NE(bad.error.find("/nonexistent/libx.so"), std::string::npos) << bad.error;
-  EXPECT_EQ(obj->drop_slots(), 7u);
+  EXPECT_EQ(obj->drop_slots(), 9u);
 }
 
 TEST(BpfInfra, RejectsARingBufferThatIsNotAPowerOfTwo) {
@@ -296,7 +299,7 @@ TEST(BpfInfra, FloodOfATinyRingCountsDropsAndNeverHangs) {
   DropCounters drops(*obj);
   std::string error;
   std::vector<uint64_t> per_rule = drops.totals(&error);
-  ASSERT_EQ(per_rule.size(), 7u) << error;
+  ASSERT_EQ(per_rule.size(), 9u) << error;
   std::vector<RuleDrops> fresh = drops.new_drops();
   ASSERT_EQ(fresh.size(), 1u);
   EXPECT_EQ(fresh[0].rule_id, 2u);
@@ -353,6 +356,44 @@ TEST(BpfInfra, TpBtfOnSchedSwitchFires) {
         return bpf_map_lookup_elem(fd, &key, &switches) == 0 && switches > 0;
       },
       std::chrono::seconds(5)));
+}
+
+uint64_t counter(const LoadedObject& obj, uint32_t key) {
+  uint64_t value = 0;
+  bpf_map_lookup_elem(obj.map_fd("counters"), &key, &value);
+  return value;
+}
+
+TEST(BpfInfra, RawTracepointFires) {
+  SEAM_REQUIRE_ROOT();
+  auto obj = load(infra_plan());
+  ASSERT_TRUE(obj);
+  AttachResult r = obj->attach_raw_tracepoint("on_raw_switch", "sched_switch");
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(test::wait_until([&] { return counter(*obj, 0) > 0; }, std::chrono::seconds(5)));
+  EXPECT_TRUE(obj->detach(r.link));
+}
+
+TEST(BpfInfra, PerfEventOnEveryCpuFires) {
+  SEAM_REQUIRE_ROOT();
+  if (!probe_features().available(Feature::PerfEvent))
+    GTEST_SKIP() << probe_features().reason(Feature::PerfEvent);
+  auto obj = load(infra_plan());
+  ASSERT_TRUE(obj);
+  AttachResult r = obj->attach_perf_event("on_tick", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, 0, 1000);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(test::wait_until(
+      [&] {
+        auto busy_until =
+            std::chrono::steady_clock::now() + std::chrono::milliseconds(5);  // keep a CPU running
+        while (std::chrono::steady_clock::now() < busy_until) {
+        }
+        return counter(*obj, 1) > 0;
+      },
+      std::chrono::seconds(5)));
+  AttachResult bad = obj->attach_perf_event("on_tick", 12345, 0, 1, 0);
+  EXPECT_FALSE(bad.ok);
+  EXPECT_NE(bad.error.find("on_tick"), std::string::npos) << bad.error;
 }
 
 TEST(BpfInfra, DetachAllIsConcurrentAndComplete) {
