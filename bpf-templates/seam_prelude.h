@@ -5,6 +5,10 @@
 #pragma once
 
 #include "kernel_types.h"
+/* The kernel's own pt_regs member names (di, si, ip, sp), as with a vmlinux.h. */
+#ifndef __VMLINUX_H__
+#define __VMLINUX_H__
+#endif
 
 #include "bpf_helpers.h"
 #include "bpf_tracing.h"

@@ -46,12 +46,12 @@ int sync_exit(struct pt_regs *ctx) {
   return 0;
 }
 
-/* Rule 2: one record per call, for the flood test. */
+/* Rule 2: one record per call with its first argument, for the flood test. */
 SEC("uprobe")
 int flood_enter(struct pt_regs *ctx) {
   struct call_record *r = seam_reserve(2, sizeof(*r));
   if (!r) return 0;
-  r->duration_ns = 0;
+  r->duration_ns = PT_REGS_PARM1(ctx); /* the `stream` argument: checks pt_regs member names */
   seam_submit(r);
   return 0;
 }

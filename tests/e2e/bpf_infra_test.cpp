@@ -222,6 +222,8 @@ void expect_every_call_recorded(bool uprobe_multi) {
     AttachResult r = obj->attach_uprobe(ret ? "sync_exit" : "sync_enter", kCudart, offset, ret, child.pid());
     ASSERT_TRUE(r.ok) << r.error;
   }
+  AttachResult args = obj->attach_uprobe("flood_enter", kCudart, offset, false, child.pid());
+  ASSERT_TRUE(args.ok) << args.error;
   EventReader reader(obj->ringbuf_fd());
   ASSERT_TRUE(reader.ok()) << reader.error();
   std::vector<CallRecord> records;
@@ -240,20 +242,27 @@ void expect_every_call_recorded(bool uprobe_multi) {
   EXPECT_TRUE(test::wait_until(
       [&] {
         reader.poll(collect, 10);
-        return records.size() >= kCalls && child.exited();
+        return records.size() >= 2 * kCalls && child.exited();
       },
       std::chrono::seconds(20)));
   EXPECT_EQ(child.wait_exit(), 0);
   reader.poll(collect, 50);  // nothing more may come
-  ASSERT_EQ(records.size(), static_cast<size_t>(kCalls));
+  ASSERT_EQ(records.size(), static_cast<size_t>(2 * kCalls));
+  size_t durations = 0;
   for (const CallRecord& r : records) {
-    EXPECT_EQ(r.rule_id, 1u);
     EXPECT_EQ(r.size, sizeof(CallRecord));
     EXPECT_EQ(r.pid, static_cast<uint32_t>(child.pid()));
-    EXPECT_GE(r.duration_ns, 1'000'000u) << "each call sleeps 1 ms";
     EXPECT_STRNE(r.comm, "");
+    if (r.rule_id == 1) {
+      ++durations;
+      EXPECT_GE(r.duration_ns, 1'000'000u) << "each call sleeps 1 ms";
+    } else {
+      EXPECT_EQ(r.rule_id, 2u);
+      EXPECT_EQ(r.duration_ns, 1000u) << "PT_REGS_PARM1 must read the first argument";
+    }
   }
-  EXPECT_EQ(reader.delivered(), static_cast<uint64_t>(kCalls));
+  EXPECT_EQ(durations, static_cast<size_t>(kCalls));
+  EXPECT_EQ(reader.delivered(), static_cast<uint64_t>(2 * kCalls));
   EXPECT_LT(max_latency_ns, 1'000'000'000u) << "the timed consume must deliver records that woke nobody";
   std::printf("[bench] %s: max record delivery latency %.1f ms\n",
               uprobe_multi ? "uprobe_multi" : "perf uprobe", max_latency_ns / 1e6);
