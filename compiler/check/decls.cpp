@@ -94,10 +94,11 @@ void Checker::check_span_key(Table& t, ast::EventDecl& e, ast::Expr& key) {
     return;
   }
   const std::string& name = ref->name.parts[0].name;
+  const SourceRange& at = ref->name.parts[0].range;
   const ast::FieldDecl* f = find_field(e, name);
   if (!f) {
-    diag::Diagnostic& d = diags_.error(Code::BadSpanKey, key.range,
-                                       "span key '" + name + "' is not a field of " + event_name(e));
+    diag::Diagnostic& d =
+        diags_.error(Code::BadSpanKey, at, "span key '" + name + "' is not a field of " + event_name(e));
     std::vector<std::string> names;
     for (const ast::FieldDecl& field : e.fields) names.push_back(field.name.name);
     if (auto best = closest(name, names)) d.hints.push_back("did you mean " + *best + "?");
@@ -110,7 +111,7 @@ void Checker::check_span_key(Table& t, ast::EventDecl& e, ast::Expr& key) {
   key.type = f->type.type;
   if (key.type.kind != TypeKind::Int && key.type.kind != TypeKind::Unknown) {
     diags_
-        .error(Code::BadSpanKey, key.range,
+        .error(Code::BadSpanKey, at,
                "span key '" + name + "' must be an integer field, but it is " + describe(key.type))
         .hints.push_back("keys match an end to its begin: a pid, tid, or id");
   }

@@ -266,9 +266,9 @@ void Checker::check_rule(Table& t, ast::RuleDecl& r) {
       if (part.is_hole) resolve_hole(ctx, part);
   }
 
-  bool stack = false;
+  const ast::Ident* stack = nullptr;
   for (const ast::Ident& item : r.with) {
-    if (item.name == "ustack" || item.name == "kstack") stack = true;
+    if ((item.name == "ustack" || item.name == "kstack") && !stack) stack = &item;
     if (std::find(std::begin(kWithBuiltins), std::end(kWithBuiltins), item.name) != std::end(kWithBuiltins))
       continue;
     if (ctx.event && find_field(*ctx.event, item.name)) continue;
@@ -297,7 +297,7 @@ void Checker::check_rule(Table& t, ast::RuleDecl& r) {
           .hints.push_back("e.g. `limit 10 per 1m`");
   } else if (stack && ctx.event && uprobe_based(*ctx.event)) {
     diags_
-        .warning(Code::MissingLimitOnHotStack, at.valid() && !r.shorthand ? at : r.range,
+        .warning(Code::MissingLimitOnHotStack, stack->range,
                  "rule '" + r.name.name + "' collects stacks on every " + event_name(*ctx.event) +
                      " with no limit")
         .hints.push_back("add `limit 10 per 1m`");

@@ -37,6 +37,9 @@ void render_snippet(std::string& out, const Diagnostic& d, bool color) {
   std::string gutter(number.size(), ' ');
   size_t col = std::min<size_t>(start.column - 1, line.size());
   size_t end = std::min(d.range.end, d.range.begin + (line.size() - col));
+  // Trailing blanks inside a range carry no meaning; underline the text only.
+  const std::string& text = file.text();
+  while (end > d.range.begin + 1 && (text[end - 1] == ' ' || text[end - 1] == '\t')) --end;
   size_t width = end > d.range.begin ? end - d.range.begin : 1;
 
   std::string pad;

@@ -200,10 +200,10 @@ TEST(CheckDiagnostics, AmbiguousNameE0110) {
   EXPECT_EQ(lint_files({{"mods/alpha.seam", R"(module alpha
 point tick = interval 1s
 )"},
-      {"mods/beta.seam", R"(module beta
+                        {"mods/beta.seam", R"(module beta
 point tick = interval 5s
 )"},
-      {"rules/a.seam", R"(use alpha, beta
+                        {"rules/a.seam", R"(use alpha, beta
 rule r
     on tick
     alert "tick"
@@ -253,10 +253,10 @@ TEST(CheckDiagnostics, DuplicateModuleE0202) {
   EXPECT_EQ(lint_files({{"mods/gpu.seam", R"(module gpu
 point tick = interval 1s
 )"},
-      {"mods/gpu2.seam", R"(module gpu
+                        {"mods/gpu2.seam", R"(module gpu
 point tock = interval 1s
 )"},
-      {"rules/a.seam", R"(use gpu
+                        {"rules/a.seam", R"(use gpu
 )"}}),
             R"(mods/gpu2.seam:1:8: error[E0202]: module 'gpu' is declared twice
     1 | module gpu
@@ -346,12 +346,13 @@ rule r
 }
 
 TEST(CheckDiagnostics, TypeMismatchPendingE0302) {
-  EXPECT_EQ(lint_files({{"rules/a.seam", R"(use cuda
+  EXPECT_EQ(
+      lint_files({{"rules/a.seam", R"(use cuda
 rule r
     on cuda.stream_sync where pending > 1s and pid == 1
     alert "x"
 )"}}),
-            R"(rules/a.seam:3:31: error[E0302]: 'pending' can only be used on its own, as `where pending > DURATION`
+      R"(rules/a.seam:3:31: error[E0302]: 'pending' can only be used on its own, as `where pending > DURATION`
     3 |     on cuda.stream_sync where pending > 1s and pid == 1
       |                               ^~~~~~~
       = hint: it means "still in flight after DURATION"; use `duration` to test finished calls
@@ -459,12 +460,15 @@ TEST(CheckDiagnostics, BadProbeTargetPerfE0401) {
 }
 
 TEST(CheckDiagnostics, BadSpanKeyE0402) {
-  EXPECT_EQ(lint_files({{"rules/a.seam", R"(span offcpu = tracepoint sched:sched_switch key prev_tid .. tracepoint sched:sched_switch key next_pid
+  EXPECT_EQ(
+      lint_files(
+          {{"rules/a.seam",
+            R"(span offcpu = tracepoint sched:sched_switch key prev_tid .. tracepoint sched:sched_switch key next_pid
     (prev_pid: i32, next_pid: i32)
 )"}}),
-            R"(rules/a.seam:1:49: error[E0402]: span key 'prev_tid' is not a field of offcpu
+      R"(rules/a.seam:1:49: error[E0402]: span key 'prev_tid' is not a field of offcpu
     1 | span offcpu = tracepoint sched:sched_switch key prev_tid .. tracepoint sched:sched_switch key next_pid
-      |                                                 ^~~~~~~
+      |                                                 ^~~~~~~~
       = hint: did you mean prev_pid?
       = hint: offcpu declares prev_pid, next_pid
 
@@ -473,12 +477,15 @@ TEST(CheckDiagnostics, BadSpanKeyE0402) {
 }
 
 TEST(CheckDiagnostics, BadSpanKeyTypeE0402) {
-  EXPECT_EQ(lint_files({{"rules/a.seam", R"(span run = tracepoint sched:sched_switch key prev_comm .. tracepoint sched:sched_switch key next_pid
+  EXPECT_EQ(
+      lint_files(
+          {{"rules/a.seam",
+            R"(span run = tracepoint sched:sched_switch key prev_comm .. tracepoint sched:sched_switch key next_pid
     (prev_comm: str, next_pid: i32)
 )"}}),
-            R"(rules/a.seam:1:46: error[E0402]: span key 'prev_comm' must be an integer field, but it is str
+      R"(rules/a.seam:1:46: error[E0402]: span key 'prev_comm' must be an integer field, but it is str
     1 | span run = tracepoint sched:sched_switch key prev_comm .. tracepoint sched:sched_switch key next_pid
-      |                                              ^~~~~~~~
+      |                                              ^~~~~~~~~
       = hint: keys match an end to its begin: a pid, tid, or id
 
 1 error, 0 warnings
@@ -486,14 +493,15 @@ TEST(CheckDiagnostics, BadSpanKeyTypeE0402) {
 }
 
 TEST(CheckDiagnostics, BadStateTransitionE0403) {
-  EXPECT_EQ(lint_files({{"rules/a.seam", R"(module py
+  EXPECT_EQ(
+      lint_files({{"rules/a.seam", R"(module py
 library a = "liba.so"
 library b = "libb.so"
 state busy per thread
     set on entry of work
     clear on return of work
 )"}}),
-            R"(rules/a.seam:5:21: error[E0403]: `set on entry of work` does not say which library 'work' is in: module py declares 2 libraries
+      R"(rules/a.seam:5:21: error[E0403]: `set on entry of work` does not say which library 'work' is in: module py declares 2 libraries
     5 |     set on entry of work
       |                     ^~~~
       = hint: write `a:work`
@@ -540,12 +548,13 @@ rule r
 }
 
 TEST(CheckDiagnostics, BadInterpolationNeedsAfterE0503) {
-  EXPECT_EQ(lint_files({{"rules/a.seam", R"(use cuda
+  EXPECT_EQ(
+      lint_files({{"rules/a.seam", R"(use cuda
 rule r
     on cuda.stream_sync
     alert "after a malloc of {cuda.malloc.size}"
 )"}}),
-            R"(rules/a.seam:4:31: error[E0503]: {cuda.malloc.size} needs the rule to correlate with cuda.malloc
+      R"(rules/a.seam:4:31: error[E0503]: {cuda.malloc.size} needs the rule to correlate with cuda.malloc
     4 |     alert "after a malloc of {cuda.malloc.size}"
       |                               ^~~~~~~~~~~~~~~~
       = hint: add `after cuda.malloc within 100ms`
@@ -771,9 +780,9 @@ rule r
     alert "x"
     with ustack
 )"}}),
-            R"(rules/a.seam:2:6: warning[W0004]: rule 'r' collects stacks on every cuda.malloc with no limit
-    2 | rule r
-      |      ^
+            R"(rules/a.seam:5:10: warning[W0004]: rule 'r' collects stacks on every cuda.malloc with no limit
+    5 |     with ustack
+      |          ^~~~~~
       = hint: add `limit 10 per 1m`
 
 0 errors, 1 warning
