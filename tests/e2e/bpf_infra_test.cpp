@@ -2,6 +2,7 @@
 // clang at run time, load it for a plan, attach uprobes to the fixture libcudart.so.12,
 // tracepoints and tp_btf, read records from the ring buffer, count drops, detach fast.
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include <gtest/gtest.h>
 #include <linux/perf_event.h>
 #include <sys/wait.h>
@@ -203,6 +204,27 @@ TEST(BpfInfra, LoadsWithFallbacksAndReportsUnavailablePrograms) {
   EXPECT_NE(bad.error.find("sync_enter"), std::string::npos) << bad.error;
   EXPECT_NE(bad.error.find("/nonexistent/libx.so"), std::string::npos) << bad.error;
   EXPECT_EQ(obj->drop_slots(), 9u);
+  EXPECT_EQ(obj->drop_counts().size(), 9u);
+}
+
+TEST(BpfInfra, LoaderSetsTheWakeupThresholdInRodata) {
+  SEAM_REQUIRE_ROOT();
+  auto obj = load(infra_plan(1u << 16));
+  ASSERT_TRUE(obj);
+  bpf_map* map;
+  std::vector<uint8_t> rodata;
+  bpf_object__for_each_map(map, obj->raw()) {
+    std::string name = bpf_map__name(map);
+    if (name.size() >= 7 && name.substr(name.size() - 7) == ".rodata") {
+      rodata.resize(bpf_map__value_size(map));
+      uint32_t key = 0;
+      ASSERT_EQ(bpf_map_lookup_elem(bpf_map__fd(map), &key, rodata.data()), 0);
+    }
+  }
+  ASSERT_GE(rodata.size(), sizeof(uint64_t)) << "no .rodata (seam_wakeup_bytes) in the object";
+  uint64_t threshold = 0;
+  std::memcpy(&threshold, rodata.data(), sizeof threshold);  // the only const volatile global
+  EXPECT_EQ(threshold, (1u << 16) / 8);
 }
 
 TEST(BpfInfra, RejectsARingBufferThatIsNotAPowerOfTwo) {
