@@ -1,11 +1,13 @@
 // build_object: clang at run time, #line-mapped errors, and the object cache.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 
 #include "compiler/build/build_object.hpp"
 #include "compiler/build/kernel_types.hpp"
+#include "compiler/build/object_cache.hpp"
 #include "support/test_support.hpp"
 
 namespace seam::build {
@@ -160,6 +162,39 @@ TEST(BuildObject, CompileTimeMinimalTypesVersusWholeVmlinux) {
       "[bench] clang compile, small program: minimal kernel_types.h (%zu bytes) %.0f ms; "
       "whole vmlinux.h (%zu bytes) %.0f ms\n",
       minimal.size(), small.compile_ms, full.size(), whole.compile_ms);
+}
+
+}  // namespace
+}  // namespace seam::build
+
+namespace seam::build {
+namespace {
+
+TEST(ObjectCache, DirectoryFollowsEnvironmentThenPrivileges) {
+  const char* saved = std::getenv("SEAM_CACHE_DIR");
+  std::string restore = saved ? saved : "";
+  setenv("SEAM_CACHE_DIR", "/tmp/seam-cache-here", 1);
+  EXPECT_EQ(default_cache_dir(), "/tmp/seam-cache-here");
+  unsetenv("SEAM_CACHE_DIR");
+  if (geteuid() == 0) {
+    EXPECT_EQ(default_cache_dir(), "/var/cache/seam");
+  } else {
+    setenv("XDG_CACHE_HOME", "/tmp/xdg", 1);
+    EXPECT_EQ(default_cache_dir(), "/tmp/xdg/seam");
+  }
+  if (!restore.empty()) setenv("SEAM_CACHE_DIR", restore.c_str(), 1);
+}
+
+TEST(ObjectCache, IgnoresWhatIsNotAnObject) {
+  test::TempDir dir;
+  ObjectCache cache(dir.path());
+  EXPECT_FALSE(cache.load("missing"));
+  dir.write("junk.bpf.o", "not an ELF file");
+  EXPECT_FALSE(cache.load("junk"));
+  std::vector<uint8_t> elf = {0x7f, 'E', 'L', 'F', 1, 2, 3};
+  std::string error;
+  ASSERT_TRUE(cache.store("good", elf, &error)) << error;
+  EXPECT_EQ(cache.load("good"), elf);
 }
 
 }  // namespace
