@@ -123,6 +123,11 @@ void Checker::run() {
       if (auto* r = std::get_if<ast::RuleDecl>(&decl)) check_rule(*t, *r);
       if (auto* r = std::get_if<ast::RouteDecl>(&decl)) check_route(*t, *r);
     }
+  // Syntax errors drop declarations that may have referred to a used module: no W0003 there.
+  for (const diag::Diagnostic& d : diags_.all())
+    if (d.severity == diag::Severity::Error)
+      for (auto& t : tables_)
+        if (t->file->source && t->file->source->path() == d.path) t->has_unresolved = true;
   for (auto& t : tables_) check_uses(*t);
 }
 

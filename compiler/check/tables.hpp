@@ -38,7 +38,8 @@ struct Table {
   std::map<std::string, const ast::OutputDecl*> outputs;
   std::map<std::string, const ast::RuleDecl*> rules;
   std::vector<UsedModule> uses;
-  // A name in this file did not resolve: it may have meant a used module, so no W0003 here.
+  // A name in this file did not resolve, or the file has errors: a name that would have used a
+  // module may be missing, so W0003 (unused `use`) is not reported for it.
   bool has_unresolved = false;
 
   // "cuda.stream_sync" for a module's event, "stream_sync" for a rule file's own.
