@@ -1,6 +1,10 @@
 // The examples from the language description parse, and the grammar has no PEG problems.
 #include <tao/pegtl/contrib/analyze.hpp>
 
+#include <filesystem>
+
+#include "support/test_support.hpp"
+
 #include "compiler/parse/grammar.hpp"
 #include "unit/parse_test_util.hpp"
 
@@ -52,6 +56,26 @@ route severity >= warning -> ops, log
 )");
   EXPECT_FALSE(p->diags.has_errors()) << p->dump();
   EXPECT_EQ(p->file.decls.size(), 9u);
+}
+
+// Every shipped module and rule file parses without a diagnostic.
+TEST(ParseExamples, StdlibAndRulePacks) {
+  size_t files = 0;
+  for (const char* dir : {"stdlib", "rules"}) {
+    std::filesystem::path root = std::filesystem::path(SEAM_SOURCE_DIR) / dir;
+    if (!std::filesystem::exists(root)) continue;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+      if (entry.path().extension() != ".seam") continue;
+      ++files;
+      auto p = parse(seam::test::read_file(entry.path().string()));
+      EXPECT_FALSE(p->diags.has_errors()) << entry.path() << "\n" << p->dump();
+      EXPECT_FALSE(p->file.decls.empty()) << entry.path();
+      if (std::string(dir) == "stdlib") {
+        EXPECT_NE(p->file.module(), nullptr) << entry.path();
+      }
+    }
+  }
+  EXPECT_GT(files, 0u);
 }
 
 }  // namespace
