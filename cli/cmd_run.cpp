@@ -1,17 +1,105 @@
+// `seam run [PATH...]`: compile the rules, load and attach them, and send every match to the
+// outputs until SIGINT/SIGTERM or --duration. With no path it runs the default pack (rules/).
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
+#include <atomic>
+#include <filesystem>
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/compile_rules.hpp"
+#include "runtime/output/sink.hpp"
+#include "runtime/run/session.hpp"
 
 namespace seam::cli {
 
-// Placeholder until the stage lands; replaced by the real command.
+namespace {
+
+std::atomic<bool> g_stop{false};
+void on_signal(int) { g_stop.store(true); }
+
+// rules/ next to the binary's install tree, else in the current directory, else the source tree.
+std::string default_rules_dir() {
+  std::error_code ec;
+  std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  for (const std::filesystem::path& p : {exe.parent_path() / "../rules", exe.parent_path() / "../share/seam/rules",
+                                         std::filesystem::path("rules")})
+    if (std::filesystem::is_directory(p, ec)) return std::filesystem::weakly_canonical(p, ec).string();
+#ifdef SEAM_SOURCE_RULES
+  return SEAM_SOURCE_RULES;
+#else
+  return "rules";
+#endif
+}
+
+struct RunFlags {
+  CompileOptions compile;
+  std::vector<std::string> outputs;
+  double duration_s = 0;
+  int pid = 0;
+  std::string cgroup;
+};
+
+int run(RunFlags& flags) {
+  if (flags.compile.paths.empty()) flags.compile.paths.push_back(default_rules_dir());
+  if (flags.outputs.empty()) flags.outputs.push_back("stdout");
+  std::vector<std::unique_ptr<runtime::Sink>> sinks;
+  for (const std::string& spec : flags.outputs) {
+    auto sink = runtime::make_sink(spec);
+    if (!sink) {
+      std::cerr << "seam run: --output " << spec << ": " << sink.error() << "\n";
+      return 2;
+    }
+    sinks.push_back(std::move(*sink));
+  }
+  if (flags.pid > 0) flags.compile.codegen.target_pid = static_cast<uint32_t>(flags.pid);
+  if (!flags.cgroup.empty()) {
+    struct stat st {};
+    std::string path = flags.cgroup.rfind("/sys/fs/cgroup", 0) == 0 ? flags.cgroup : "/sys/fs/cgroup/" + flags.cgroup;
+    if (stat(path.c_str(), &st) != 0) {
+      std::cerr << "seam run: --cgroup " << flags.cgroup << ": no such cgroup (" << path << ")\n";
+      return 2;
+    }
+    flags.compile.codegen.target_cgroup = st.st_ino;  // cgroup v2 ids are the directory's inode
+  }
+  CompiledRules rules = compile_rules(flags.compile, std::cerr);
+  if (!rules.ok) return 1;
+  build::BuildResult built = build_rules(rules, std::cerr);
+  if (!built.ok) return 1;
+  if (geteuid() != 0)
+    std::cerr << "seam run: warning: not running as root; loading BPF programs will probably fail\n";
+
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  runtime::SessionOptions session;
+  session.plan = &rules.lowered.plan;
+  session.object = built.object;
+  session.sinks = std::move(sinks);
+  if (flags.pid > 0) session.pid = flags.pid;
+  session.duration_ms = static_cast<int64_t>(flags.duration_s * 1000);
+  session.stop = &g_stop;
+  session.exec_notice_rule = codegen::kExecNoticeRule;
+  runtime::SessionResult result = runtime::run_session(std::move(session));
+  return result.exit_code;
+}
+
+}  // namespace
+
 Command add_run(CLI::App& parent) {
-  CLI::App* app = parent.add_subcommand("run", "not implemented yet");
-  return {app, [] {
-            std::cerr << "seam run: not implemented yet\n";
-            return 2;
-          }};
+  CLI::App* app = parent.add_subcommand("run", "Compile rules, attach their probes and report every match");
+  auto flags = std::make_shared<RunFlags>();
+  app->add_option("paths", flags->compile.paths, "Rule files or directories (default: the rules/ pack)");
+  app->add_option("--stdlib", flags->compile.extra_stdlib_dirs, "Extra module directory (repeatable)");
+  app->add_option("-o,--output", flags->outputs, "stdout, json or json:PATH (repeatable; default stdout)");
+  app->add_option("--duration", flags->duration_s, "Stop after this many seconds");
+  app->add_option("--pid", flags->pid, "Trace only this process");
+  app->add_option("--cgroup", flags->cgroup, "Trace only this cgroup (path under /sys/fs/cgroup)");
+  return {app, [flags] { return run(*flags); }};
 }
 
 }  // namespace seam::cli

@@ -26,7 +26,8 @@ std::string arg(const plan::Value& v, const ExprContext& ctx) {
   int n = v.index;
   switch (ctx.context) {
     case ContextKind::PtRegs:
-      if (n < 6) return "PT_REGS_PARM" + std::to_string(n + 1) + "(ctx)";
+      if (n < 5) return "PT_REGS_PARM" + std::to_string(n + 1) + "(ctx)";
+      if (n == 5) return "ctx->r9";  // libbpf 1.1 has no PT_REGS_PARM6
       return "seam_stack_arg(ctx, " + std::to_string(n) + ")";
     case ContextKind::RawTracepoint: return "ctx->args[" + std::to_string(n) + "]";
     case ContextKind::BtfArgs: return "ctx[" + std::to_string(n) + "]";

@@ -74,7 +74,7 @@ std::string rules(const std::vector<plan::RuleCheck>& checks, const ExprContext&
   std::string out;
   for (const plan::RuleCheck& r : checks)
     out += fragment("rule.c.tmpl", {{"line", std::to_string(r.origin_line ? r.origin_line : 1)},
-                                    {"file", c_string_literal(r.origin_file).substr(1, std::string::npos)},
+                                    {"file", c_string_literal(r.origin_file)},
                                     {"condition", c_condition(r.when, ctx)},
                                     {"rule", std::to_string(r.rule_id)},
                                     {"rule_id", std::to_string(r.rule_id) + "U"},

@@ -130,7 +130,11 @@ int Lowerer::site_for(const ast::ProbeSpec& probe, const std::string& module, bo
         a.name = probe.name;
         site.section = "usdt";
       } else {
-        a.symbols = {probe.symbol};
+        for (size_t from = 0, bar;; from = bar + 1) {  // `a|b`: alternatives merged by event_sites
+          bar = probe.symbol.find('|', from);
+          a.symbols.push_back(probe.symbol.substr(from, bar == std::string::npos ? bar : bar - from));
+          if (bar == std::string::npos) break;
+        }
         a.offset = probe.offset;
         site.section = a.kind == plan::AttachKind::Uprobe ? "uprobe" : "uretprobe";
       }
@@ -180,7 +184,7 @@ int Lowerer::site_for(const ast::ProbeSpec& probe, const std::string& module, bo
       break;
   }
   std::string key = std::string(plan::to_string(a.kind)) + "|" + std::to_string(a.library) + "|" +
-                    (a.symbols.empty() ? "" : a.symbols[0]) + "|" + std::to_string(a.offset) + "|" + a.category +
+                    probe.symbol + "|" + std::to_string(a.offset) + "|" + a.category +
                     "|" + a.name + "|" + std::to_string(a.perf_period);
   if (auto it = sites_.find(key); it != sites_.end()) return it->second;
   int index = static_cast<int>(program.sites.size());
@@ -208,7 +212,33 @@ const EventSites& Lowerer::event_sites(const ast::EventDecl& event) {
                                  options_.inflight_entries, "span " + name + " in flight"});
   }
   es.is_call = !event.begin.empty() && event.begin[0].kind == ast::ProbeKind::Call;
+  // Alternative functions of one library (`a | a_ptsz`) share one program attached to each.
+  std::vector<ast::ProbeSpec> begins;
   for (const ast::ProbeSpec& p : event.begin) {
+    bool merged = false;
+    for (ast::ProbeSpec& b : begins)
+      if (es.is_call && p.kind == ast::ProbeKind::Call && b.library.name == p.library.name &&
+          b.library_is_path == p.library_is_path && p.offset == 0 && b.offset == 0) {
+        b.symbol += "|" + p.symbol;
+        merged = true;
+      }
+    if (!merged) {
+      begins.emplace_back();
+      ast::ProbeSpec& copy = begins.back();
+      copy.kind = p.kind;
+      copy.range = p.range;
+      copy.library = p.library;
+      copy.library_is_path = p.library_is_path;
+      copy.symbol = p.symbol;
+      copy.offset = p.offset;
+      copy.category = p.category;
+      copy.name = p.name;
+      copy.period = p.period;
+      copy.frequency = p.frequency;
+      copy.interval_ns = p.interval_ns;
+    }
+  }
+  for (const ast::ProbeSpec& p : begins) {
     es.begin_kind = p.kind;
     int s = site_for(p, event.module, false, origin);
     if (s >= 0) es.begin.push_back(s);
@@ -226,10 +256,11 @@ const EventSites& Lowerer::event_sites(const ast::EventDecl& event) {
   if (!event.is_span) es.end = es.begin;
   // Span begin and end actions; rules attach to the end actions later.
   if (event.is_span) {
-    for (size_t i = 0; i < event.begin.size() && i < es.begin.size(); ++i) {
+    for (size_t i = 0; i < es.begin.size(); ++i) {
       plan::Action begin{plan::ActionKind::SpanBegin, es.span, {}, {}, {}};
       begin.key.kind = plan::ValueKind::Tid;
-      if (event.begin[i].key) begin.key = key_value(event, *event.begin[i].key, false);
+      if (!es.is_call && i < event.begin.size() && event.begin[i].key)
+        begin.key = key_value(event, *event.begin[i].key, false);
       program.sites[es.begin[i]].actions.push_back(std::move(begin));
     }
     for (size_t i = 0; i < es.end.size(); ++i) {
@@ -309,6 +340,10 @@ void Lowerer::lower_rule(const ast::RuleDecl& rule, const std::string& file) {
   const ast::EventDecl* event = rule.resolved_event;
   if (!event) return;
   r.event = event->module.empty() ? event->name.name : event->module + "." + event->name.name;
+  if (r.message.empty()) {  // no message written: say what happened
+    r.message.push_back({false, r.event + (event->is_span ? " took " : " fired")});
+    if (event->is_span) r.message.push_back({true, "duration"});
+  }
   program.plan.rules.push_back(std::move(r));
   const EventSites& es = event_sites(*event);
   int correlation = -1;

@@ -79,6 +79,16 @@ void AlertBuilder::build(const DecodedRecord& record, uint64_t suppressed, Alert
       assign_field(slot, name, Value{record.cgroup, plan::FieldUnit::None, plan::FieldType::U64}, {}, {});
     }
   }
+  // Then every other value the record carries (the span's duration, message holes), so that
+  // JSON consumers get each one typed and need not parse the message.
+  for (const auto& f : record.fields) {
+    if (is_stack(f.field->type)) continue;
+    bool shown = false;
+    for (size_t i = 0; i < n_fields && !shown; ++i) shown = out.fields[i].name == f.field->name;
+    if (shown) continue;
+    if (n_fields == out.fields.size()) out.fields.emplace_back();
+    assign_field(out.fields[n_fields++], f.field->name, f.value, f.field->enum_name, enum_namer_);
+  }
   out.fields.resize(n_fields);
 
   size_t n_stacks = 0;

@@ -145,7 +145,13 @@ TEST(OutputAlert, BuildsAlertWithWithFieldsAndSymbolizedStacks) {
   EXPECT_EQ(a.comm, "python3");
   EXPECT_EQ(a.cgroup, 77u);
   EXPECT_EQ(a.suppressed, 3u);
-  ASSERT_EQ(a.fields.size(), 3u);  // pid is always shown; ustack is a stack
+  // The `with` items first (pid is in the header, ustack is a stack), then every other
+  // non-stack value of the record in layout order.
+  ASSERT_EQ(a.fields.size(), 7u);
+  EXPECT_EQ(a.fields[3].name, "duration");
+  EXPECT_EQ(a.fields[4].name, "ret");
+  EXPECT_EQ(a.fields[5].name, "ok");
+  EXPECT_EQ(a.fields[6].name, "name");
   EXPECT_EQ(a.fields[0].name, "size");
   EXPECT_EQ(a.fields[1].name, "cgroup");
   EXPECT_EQ(std::get<uint64_t>(a.fields[1].value.v), 77u);
@@ -167,7 +173,7 @@ TEST(OutputAlert, WithFieldsCarryTheirDisplayText) {
   Fixture fx;
   fx.rule.with = {"ret", "duration", "stream"};
   Alert a = AlertBuilder({}, cuda_errors).build(fx.decoded);
-  ASSERT_EQ(a.fields.size(), 3u);
+  ASSERT_EQ(a.fields.size(), 6u);  // the three `with` items lead, the record's other values follow
   EXPECT_EQ(a.fields[0].text, "cudaErrorMemoryAllocation");
   EXPECT_EQ(a.fields[0].enum_name, "cudaError");
   EXPECT_EQ(std::get<int64_t>(a.fields[0].value.v), 2);
@@ -193,8 +199,9 @@ TEST(OutputAlert, RebuildingReusesTheAlert) {
   fx.rule.with = {"ok"};
   fx.decoded.comm = "other";
   builder.build(fx.decoded, 0, a);
-  ASSERT_EQ(a.fields.size(), 1u);
+  ASSERT_EQ(a.fields.size(), 6u);  // `ok` first, then the record's other values: no leftovers
   EXPECT_EQ(a.fields[0].name, "ok");
+  EXPECT_EQ(a.fields[1].name, "duration");
   EXPECT_EQ(a.comm, "other");
 }
 

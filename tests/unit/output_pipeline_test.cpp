@@ -117,8 +117,9 @@ TEST(OutputPipeline, RecordBecomesAnAlertInEverySink) {
   EXPECT_EQ(a.message, "stream sync blocked 20.1ms with the GIL held");
   EXPECT_EQ(a.rule, "sync_under_gil");
   EXPECT_EQ(a.comm, "python3");
-  ASSERT_EQ(a.fields.size(), 1u);
+  ASSERT_EQ(a.fields.size(), 2u);  // `with stream`, then the record's duration
   EXPECT_EQ(a.fields[0].name, "stream");
+  EXPECT_EQ(a.fields[1].name, "duration");
   ASSERT_EQ(a.stacks.size(), 1u);
   EXPECT_EQ(a.stacks[0].frames[1].symbol, "cudaStreamSynchronize");
   EXPECT_EQ(a.stacks[0].frames[1].offset, 2u);

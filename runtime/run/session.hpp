@@ -1,0 +1,38 @@
+#pragma once
+// `seam run` once its rules are compiled: load the object, attach its probes, follow new
+// processes and libraries, deliver records to the outputs, and detach everything on the way out.
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "compiler/plan/plan.hpp"
+#include "runtime/output/sink.hpp"
+
+namespace seam::runtime {
+
+struct SessionOptions {
+  const plan::Plan* plan = nullptr;
+  std::span<const uint8_t> object;
+  std::vector<std::unique_ptr<Sink>> sinks;
+  std::optional<pid_t> pid;          // --pid: scan and trace only this process
+  int64_t duration_ms = 0;           // --duration: stop after this long (0: until a signal)
+  int poll_ms = 20;                  // the reader's timed consume: the latency of batched delivery
+  int rescan_ms = 500;               // full rescan for libraries loaded by dlopen
+  const std::atomic<bool>* stop = nullptr;  // set by a signal handler
+  uint32_t exec_notice_rule = 0xffffffffu;
+};
+
+struct SessionResult {
+  int exit_code = 0;
+  uint64_t records = 0;
+  uint64_t dropped = 0;
+  size_t probes_attached = 0;
+  double attach_ms = 0;  // from start to every probe attached (startup scan included)
+  double detach_ms = 0;
+};
+
+SessionResult run_session(SessionOptions options);
+
+}  // namespace seam::runtime
