@@ -134,6 +134,10 @@ ast::ExprPtr Builder::expr(const Node& n) {
         call.args.push_back(expr(*n.children[i]));
     }
     e->node = std::move(call);
+  } else if (n.is_type<g::rule_ref>()) {
+    ast::NameRef ref;
+    ref.name = ast::QualName{{ident(n)}, e->range};
+    e->node = std::move(ref);
   } else {  // qualname
     ast::NameRef ref;
     ref.name = qualname(n);

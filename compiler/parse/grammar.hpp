@@ -156,7 +156,10 @@ struct window : seq<tok<kw_over>, must<tok<number>>> {};
 // `(a: i32)` on the next line is not a call.
 struct call : seq<ident, one<'('>, opt<expr, star<tok<comma>, must<expr>>>, must<tok<rparen>>, opt<window>> {
 };
-struct primary : sor<paren, number, string_lit, kw_true, kw_false, call, qualname> {};
+// `rule` is reserved, but a route condition tests it (`route rule == "gil" -> ops`): in an expression it
+// is a name, unless a name follows (`rule x` starts a declaration, even after a dangling `where`).
+struct rule_ref : seq<kw_rule, not_at<skip, not_at<reserved>, identifier>> {};
+struct primary : sor<paren, number, string_lit, kw_true, kw_false, call, qualname, rule_ref> {};
 struct unary;
 struct negate : seq<tok<minus_sign>, must<nest<unary>>> {};
 struct unary : sor<negate, tok<primary>> {

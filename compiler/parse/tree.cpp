@@ -16,7 +16,7 @@ using Selector = pt::selector<
     Rule,
     pt::store_content::on<
         g::ident, g::symbol, g::qualname, g::string_lit, g::number, g::integer, g::cmpop, g::kw_true,
-        g::kw_false, g::kw_exe, g::kw_set, g::kw_clear, g::kw_entry, g::kw_return, g::kw_thread,
+        g::rule_ref, g::kw_false, g::kw_exe, g::kw_set, g::kw_clear, g::kw_entry, g::kw_return, g::kw_thread,
         g::kw_process, g::paren, g::window, g::call, g::negate, g::negation, g::module_decl, g::use_decl,
         g::library_decl, g::lib_pattern, g::span_decl, g::point_decl, g::alias_decl, g::state_decl,
         g::transition, g::on_function, g::rule_decl, g::metric_decl, g::output_decl, g::route_decl,

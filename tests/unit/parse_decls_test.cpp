@@ -232,16 +232,23 @@ TEST(ParseDecls, Outputs) {
 }
 
 TEST(ParseDecls, Routes) {
-  auto p = parse("route severity >= warning -> ops, log\nroute rule == \"x\" -> term\n");
-  // `rule` is reserved: the second route is a syntax error, the first still parses.
+  auto p = parse(
+      "route severity >= warning -> ops, log\nroute rule == \"gil\" or rule startswith \"x\" -> term\n"
+      "rule r on x\n");
+  ASSERT_FALSE(p->diags.has_errors()) << p->dump();
   auto r = p->all<ast::RouteDecl>();
-  ASSERT_EQ(r.size(), 1u) << p->dump();
+  ASSERT_EQ(r.size(), 2u);
   const auto& cond = std::get<ast::Binary>(r[0]->condition->node);
   EXPECT_EQ(cond.op, ast::BinaryOp::Ge);
   EXPECT_EQ(r[0]->outputs.size(), 2u);
   EXPECT_EQ(r[0]->outputs[1].name, "log");
   EXPECT_EQ(r[0]->range.text(), "route severity >= warning -> ops, log");
-  EXPECT_EQ(p->messages(), std::vector<std::string>{"E0001 2:7 expected an expression, found 'rule'"});
+  // `rule` is reserved, but names the alerting rule inside a route condition.
+  const auto& orx = std::get<ast::Binary>(r[1]->condition->node);
+  const auto& eq = std::get<ast::Binary>(orx.lhs->node);
+  EXPECT_EQ(std::get<ast::NameRef>(eq.lhs->node).name.str(), "rule");
+  EXPECT_EQ(eq.lhs->range.text(), "rule");
+  EXPECT_EQ(p->all<ast::RuleDecl>().size(), 1u);
 }
 
 TEST(ParseDecls, DocComments) {
