@@ -260,14 +260,14 @@ const EventSites& Lowerer::event_sites(const ast::EventDecl& event) {
       plan::Action begin{plan::ActionKind::SpanBegin, es.span, {}, {}, {}};
       begin.key.kind = plan::ValueKind::Tid;
       if (!es.is_call && i < event.begin.size() && event.begin[i].key)
-        begin.key = key_value(event, *event.begin[i].key, false);
+        begin.key = key_value(event, *event.begin[i].key, event.begin[i].kind);
       program.sites[es.begin[i]].actions.push_back(std::move(begin));
     }
     for (size_t i = 0; i < es.end.size(); ++i) {
       plan::Action end{plan::ActionKind::SpanEnd, es.span, {}, {}, {}};
       end.key.kind = plan::ValueKind::Tid;
       const ast::ProbeSpec* spec = es.is_call ? nullptr : (i < event.end.size() ? &event.end[i] : nullptr);
-      if (spec && spec->key) end.key = key_value(event, *spec->key, true);
+      if (spec && spec->key) end.key = key_value(event, *spec->key, spec->kind);
       program.sites[es.end[i]].actions.push_back(std::move(end));
     }
   }

@@ -103,15 +103,14 @@ plan::Value Lowerer::field_value(const ast::EventDecl& event, const ast::FieldDe
   return saved;
 }
 
-plan::Value Lowerer::key_value(const ast::EventDecl& event, const ast::Expr& key, bool at_end) {
+plan::Value Lowerer::key_value(const ast::EventDecl& event, const ast::Expr& key, ast::ProbeKind probe_kind) {
   const auto* ref = std::get_if<ast::NameRef>(&key.node);
   if (!ref || ref->name.parts.empty()) return builtin("tid");
   const std::string& name = ref->name.parts.back().name;
   if (const ast::FieldDecl* f = find_field(event, name)) {
-    const EventSites& es = event_sites(event);
     ast::FieldDecl as_arg = *f;
     as_arg.is_result = false;  // a key is read directly from the probe it follows
-    return direct_field(at_end ? es.end_kind : es.begin_kind, as_arg);
+    return direct_field(probe_kind, as_arg);
   }
   return builtin(name);
 }

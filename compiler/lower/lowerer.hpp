@@ -37,8 +37,8 @@ class Lowerer {
   // ---- lower_expr.cpp
   // The kernel value of a field of `event` read at one of its sites (`at_end`: after completion).
   plan::Value field_value(const ast::EventDecl& event, const ast::FieldDecl& field, bool at_end);
-  // A span's `key EXPR` (a field of the probe it follows), read at begin or end.
-  plan::Value key_value(const ast::EventDecl& event, const ast::Expr& key, bool at_end);
+  // A span's `key EXPR`: a field read directly from the probe it follows.
+  plan::Value key_value(const ast::EventDecl& event, const ast::Expr& key, ast::ProbeKind probe_kind);
   plan::Value name_value(const ast::NameRef& ref, const ast::RuleDecl& rule, int correlation);
   plan::Cond condition(const ast::Expr& expr, const ast::RuleDecl& rule, int correlation);
 

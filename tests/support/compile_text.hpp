@@ -1,0 +1,53 @@
+#pragma once
+// Parses, checks, lowers and generates rule text for codegen tests: the text goes to a temp
+// file, the repo's stdlib/ provides the modules.
+#include <memory>
+#include <string>
+
+#include "compiler/check/check.hpp"
+#include "compiler/check/program.hpp"
+#include "compiler/codegen/generate.hpp"
+#include "compiler/diag/render.hpp"
+#include "compiler/lower/lower.hpp"
+#include "support/test_support.hpp"
+
+namespace seam::test {
+
+struct Compiled {
+  std::unique_ptr<TempDir> dir;
+  check::Program program;
+  plan::Program lowered;
+  codegen::Generated generated;
+  std::string diagnostics;  // rendered text, empty when clean
+};
+
+inline Compiled compile_text(const std::string& rules, const codegen::Options& options = {}) {
+  Compiled c;
+  c.dir = std::make_unique<TempDir>();
+  std::string path = c.dir->write("rules.seam", rules);
+  check::LoadOptions load;
+  load.stdlib_dirs = {std::string(SEAM_SOURCE_DIR) + "/stdlib"};
+  c.program = check::load({path}, load);
+  if (!c.program.diagnostics.has_errors()) check::check(c.program);
+  if (c.program.diagnostics.has_errors()) {
+    c.diagnostics = diag::render_text(c.program.diagnostics);
+    return c;
+  }
+  lower::Input input;
+  for (const ast::File& f : c.program.modules) input.modules.push_back(&f);
+  for (const ast::File& f : c.program.rule_files) input.rule_files.push_back(&f);
+  c.lowered = lower::lower(input);
+  c.generated = codegen::generate(c.lowered, options);
+  return c;
+}
+
+// The text of the generated function `program` (from its SEC line to its closing brace).
+inline std::string program_text(const std::string& c_source, const std::string& program) {
+  size_t at = c_source.find("int " + program + "(");
+  if (at == std::string::npos) return {};
+  size_t sec = c_source.rfind("SEC(", at);
+  size_t end = c_source.find("\n}\n", at);
+  return c_source.substr(sec, end == std::string::npos ? std::string::npos : end + 3 - sec);
+}
+
+}  // namespace seam::test

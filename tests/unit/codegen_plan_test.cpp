@@ -1,0 +1,154 @@
+// Lowering and generation, checked by properties of the plan and of the generated C (which
+// probes, which maps, where each filter runs), not by byte-exact golden files.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "support/compile_text.hpp"
+
+namespace seam::test {
+namespace {
+
+const plan::Attachment* find_attachment(const plan::Plan& p, plan::AttachKind kind, const std::string& symbol) {
+  for (const plan::Attachment& a : p.attachments)
+    if (a.kind == kind && std::find(a.symbols.begin(), a.symbols.end(), symbol) != a.symbols.end()) return &a;
+  return nullptr;
+}
+
+bool has_map(const plan::Plan& p, plan::MapType type, const std::string& purpose_part) {
+  return std::any_of(p.maps.begin(), p.maps.end(), [&](const plan::Map& m) {
+    return m.type == type && m.purpose.find(purpose_part) != std::string::npos && m.max_entries > 0;
+  });
+}
+
+TEST(CodegenPlan, HeadlineRuleFiltersInTheKernelAtTheSyncsReturn) {
+  Compiled c = compile_text("use cuda, python\ncudaStreamSynchronize > 10ms while gil_held -> alert with ustack limit 10 per 1m\n");
+  ASSERT_EQ(c.diagnostics, "");
+  const plan::Plan& p = c.lowered.plan;
+  // One entry and one return program on cudart, each attached to both names of the call.
+  const plan::Attachment* entry = find_attachment(p, plan::AttachKind::Uprobe, "cudaStreamSynchronize");
+  const plan::Attachment* ret = find_attachment(p, plan::AttachKind::Uretprobe, "cudaStreamSynchronize");
+  ASSERT_NE(entry, nullptr);
+  ASSERT_NE(ret, nullptr);
+  EXPECT_EQ(entry->symbols, (std::vector<std::string>{"cudaStreamSynchronize", "cudaStreamSynchronize_ptsz"}));
+  EXPECT_EQ(p.libraries.at(static_cast<size_t>(entry->library)).name, "cudart");
+  // The GIL state machine: held from take_gil's return, free from drop_gil's entry.
+  EXPECT_NE(find_attachment(p, plan::AttachKind::Uretprobe, "take_gil"), nullptr);
+  EXPECT_NE(find_attachment(p, plan::AttachKind::Uprobe, "drop_gil"), nullptr);
+  EXPECT_TRUE(has_map(p, plan::MapType::LruHash, "span cuda.stream_sync in flight"));
+  EXPECT_TRUE(has_map(p, plan::MapType::LruHash, "state python.gil_held"));
+  // The rule's record: the header, the duration and a user stack.
+  ASSERT_EQ(p.records.size(), 1u);
+  const plan::Record& r = p.records[0];
+  ASSERT_EQ(r.fields.size(), 2u);
+  EXPECT_EQ(r.fields[0].name, "duration");
+  EXPECT_EQ(r.fields[0].unit, plan::FieldUnit::Ns);
+  EXPECT_EQ(r.fields[0].offset, plan::kRecordHeaderSize);
+  EXPECT_EQ(r.fields[1].type, plan::FieldType::UStack);
+  EXPECT_EQ(r.size % 8, 0u);
+  EXPECT_EQ(p.rules[0].limit_count, 10);
+  // The filter and the state test are in the return program; the entry program only records.
+  std::string at_return = program_text(c.generated.c_source, ret->program);
+  std::string at_entry = program_text(c.generated.c_source, entry->program);
+  EXPECT_NE(at_return.find("SEC(\"uretprobe\")"), std::string::npos);
+  EXPECT_NE(at_return.find("duration > (__u64)(10000000LL)"), std::string::npos) << at_return;
+  EXPECT_NE(at_return.find("seam_state_held(&"), std::string::npos);
+  EXPECT_NE(at_return.find("seam_reserve(0U"), std::string::npos);
+  EXPECT_EQ(at_entry.find("seam_reserve"), std::string::npos) << at_entry;
+  EXPECT_NE(at_entry.find("bpf_map_update_elem"), std::string::npos);
+  // The layout document is the plan the runtime decodes with.
+  plan::Plan back = c.generated.layout.get<plan::Plan>();
+  EXPECT_EQ(back.records[0].fields[1].name, "ustack");
+  EXPECT_EQ(back.attachments.size(), p.attachments.size());
+}
+
+TEST(CodegenPlan, CorrelationMarksTheEarlierEventAndTestsItsAge) {
+  Compiled c = compile_text(
+      "use cuda\n"
+      "rule malloc_before_stall\n"
+      "    on cuda.stream_sync where duration > 100ms after cuda.malloc within 50ms\n"
+      "    alert warning \"stall {duration} right after a cudaMalloc of {cuda.malloc.size}\"\n");
+  ASSERT_EQ(c.diagnostics, "");
+  ASSERT_EQ(c.lowered.correlations.size(), 1u);
+  EXPECT_EQ(c.lowered.correlations[0].saves.size(), 1u);  // the malloc's size, saved for the message
+  EXPECT_TRUE(has_map(c.lowered.plan, plan::MapType::LruHash, "last cuda.malloc per thread"));
+  const plan::Attachment* malloc_ret = find_attachment(c.lowered.plan, plan::AttachKind::Uretprobe, "cudaMalloc");
+  ASSERT_NE(malloc_ret, nullptr);
+  std::string mark = program_text(c.generated.c_source, malloc_ret->program);
+  EXPECT_NE(mark.find("c.ts = now"), std::string::npos) << mark;
+  const plan::Record& r = c.lowered.plan.records.at(0);
+  EXPECT_TRUE(std::any_of(r.fields.begin(), r.fields.end(), [](const plan::Field& f) {
+    return f.name == "cuda.malloc.size" && f.unit == plan::FieldUnit::Bytes;
+  }));
+  EXPECT_NE(c.generated.c_source.find("50000000ULL"), std::string::npos);
+}
+
+TEST(CodegenPlan, BeginEndPairsKeyEachEndByItsOwnField) {
+  Compiled c = compile_text(
+      "use sched\n"
+      "rule long_offcpu on sched.offcpu where duration > 1s and comm startswith \"python\"\n"
+      "    alert info \"off cpu for {duration}\"\n");
+  ASSERT_EQ(c.diagnostics, "");
+  const plan::Plan& p = c.lowered.plan;
+  ASSERT_EQ(p.attachments.size(), 1u);  // begin and end are the same tracepoint: one program
+  EXPECT_EQ(p.attachments[0].kind, plan::AttachKind::Tracepoint);
+  EXPECT_EQ(p.attachments[0].category, "sched");
+  std::string prog = program_text(c.generated.c_source, p.attachments[0].program);
+  EXPECT_NE(prog.find("ctx->prev_pid"), std::string::npos) << prog;
+  EXPECT_NE(prog.find("ctx->next_pid"), std::string::npos);
+  EXPECT_NE(prog.find("seam_comm_match(\"python\", 6, 1)"), std::string::npos);
+  EXPECT_NE(std::find(c.lowered.kernel_types.begin(), c.lowered.kernel_types.end(), "trace_event_raw_sched_switch"),
+            c.lowered.kernel_types.end());
+}
+
+TEST(CodegenPlan, RulesOnOneProbeShareItsPrograms) {
+  Compiled c = compile_text(
+      "use cuda\n"
+      "rule slow on cuda.malloc where duration > 100us alert warning \"slow {size}\"\n"
+      "rule big on cuda.malloc where size >= 1GiB alert info \"big {size}\"\n");
+  ASSERT_EQ(c.diagnostics, "");
+  EXPECT_EQ(c.lowered.plan.attachments.size(), 2u);  // entry and return, not two of each
+  EXPECT_EQ(c.lowered.spans.at(0).saves.size(), 1u);  // `size` saved once at entry for both
+  EXPECT_EQ(c.lowered.plan.rules.size(), 2u);
+  EXPECT_EQ(c.lowered.plan.records.size(), 2u);
+}
+
+TEST(CodegenPlan, PidFilterGoesIntoEveryProgram) {
+  codegen::Options options;
+  options.target_pid = 4242;
+  Compiled c = compile_text("use cuda\nrule m on cuda.malloc alert info \"m\"\n", options);
+  ASSERT_EQ(c.diagnostics, "");
+  for (const plan::Attachment& a : c.lowered.plan.attachments)
+    EXPECT_NE(program_text(c.generated.c_source, a.program).find("tgid != 4242U"), std::string::npos);
+}
+
+TEST(CodegenPlan, HostileRuleTextStaysInert) {
+  // Quotes, backslashes, comment ends, preprocessor lines, newlines and format directives in
+  // every place a rule can hold text: none may reach the C except as escaped constants.
+  Compiled c = compile_text(
+      "use cuda\n"
+      "rule hostile on cuda.malloc where comm == \"a\\\"b*/ #include <x>\\n%s\\\\\"\n"
+      "    alert warning \"*/ #include </etc/passwd> \\\" %n {size}\"\n");
+  ASSERT_EQ(c.diagnostics, "");
+  const std::string& src = c.generated.c_source;
+  EXPECT_EQ(src.find("#include <x>"), std::string::npos);
+  EXPECT_EQ(src.find("passwd"), std::string::npos);  // messages stay in user space
+  EXPECT_EQ(src.find("%n"), std::string::npos);
+  EXPECT_EQ(src.find("%s"), std::string::npos);
+  // A task name has at most 15 bytes: the constant is cut at 16, which can never match.
+  EXPECT_NE(src.find("seam_comm_match(\"a\\042b\\052/ \\043include \\074\", 16, 0)"), std::string::npos)
+      << src;
+  // The message is in the layout, for user space to render.
+  EXPECT_EQ(c.lowered.plan.rules[0].message[0].text, "*/ #include </etc/passwd> \" %n ");
+}
+
+TEST(CodegenPlan, RuleTextNamesTheRuleFileForClangErrors) {
+  Compiled c = compile_text("use cuda\n\nrule m on cuda.malloc alert info \"m\"\n");
+  ASSERT_EQ(c.diagnostics, "");
+  EXPECT_NE(c.generated.c_source.find("#line 3 \"" + c.dir->path() + "/rules.seam\""), std::string::npos)
+      << c.generated.c_source;
+  EXPECT_NE(c.generated.c_source.find("#line "), std::string::npos);
+}
+
+}  // namespace
+}  // namespace seam::test
