@@ -171,10 +171,10 @@ struct negation : seq<tok<kw_not>, must<nest<not_expr>>> {};
 struct not_expr : sor<negation, compare> {
   static constexpr const char* what = "an expression";
 };
-struct and_expr : seq<not_expr, star<tok<kw_and>, must<not_expr>>> {
+struct and_expr : chain<tok<kw_and>, not_expr> {
   static constexpr const char* what = "an expression";
 };
-struct or_expr : seq<and_expr, star<tok<kw_or>, must<and_expr>>> {};
+struct or_expr : chain<tok<kw_or>, and_expr> {};
 struct expr : nest<or_expr> {
   static constexpr const char* what = "an expression";
 };

@@ -28,20 +28,27 @@ class ParseInput : public tao::pegtl::memory_input<> {
   size_t offset() const { return static_cast<size_t>(current() - file_begin_); }
   size_t offset_of(const char* p) const { return static_cast<size_t>(p - file_begin_); }
 
-  // Counts one level for as long as it lives; throws once the limit is passed.
-  class Level {
+  // Counts levels for as long as it lives: one at once (nest<R>), or one more per operand of a chain
+  // (`a and b and c` builds a tree as deep as it is long). Throws once the limit would be passed.
+  class Levels {
    public:
-    explicit Level(ParseInput& in) : in_(in) {
-      if (++in_.depth_ > in_.max_nesting_)
+    explicit Levels(ParseInput& in, int initial = 0) : in_(in) {
+      for (int i = 0; i < initial; ++i) add();
+    }
+    ~Levels() { in_.depth_ -= count_; }
+    Levels(const Levels&) = delete;
+    Levels& operator=(const Levels&) = delete;
+    void add() {
+      if (in_.depth_ >= in_.max_nesting_)
         throw SyntaxFailure{diag::Code::NestingTooDeep, in_.offset(),
                             "expression nests deeper than " + std::to_string(in_.max_nesting_) + " levels"};
+      ++in_.depth_;
+      ++count_;
     }
-    ~Level() { --in_.depth_; }
-    Level(const Level&) = delete;
-    Level& operator=(const Level&) = delete;
 
    private:
     ParseInput& in_;
+    int count_ = 0;
   };
 
  private:
@@ -58,8 +65,25 @@ struct nest : tao::pegtl::seq<R> {
   template <tao::pegtl::apply_mode A, tao::pegtl::rewind_mode M, template <typename...> class Action,
             template <typename...> class Control, typename Input, typename... States>
   static bool match(Input& in, States&&... st) {
-    ParseInput::Level level(in);
+    ParseInput::Levels level(in, 1);
     return Control<R>::template match<A, M, Action, Control>(in, st...);
+  }
+};
+
+// `Operand { Op Operand }`, one nesting level deeper for each operand after the first (the AST is a
+// left-deep tree). Analysis sees it as seq<Operand, star<Op, must<Operand>>>.
+template <typename Op, typename Operand>
+struct chain : tao::pegtl::seq<Operand, tao::pegtl::star<Op, tao::pegtl::must<Operand>>> {
+  template <tao::pegtl::apply_mode A, tao::pegtl::rewind_mode M, template <typename...> class Action,
+            template <typename...> class Control, typename Input, typename... States>
+  static bool match(Input& in, States&&... st) {
+    if (!Control<Operand>::template match<A, M, Action, Control>(in, st...)) return false;
+    ParseInput::Levels levels(in);
+    while (Control<Op>::template match<A, tao::pegtl::rewind_mode::required, Action, Control>(in, st...)) {
+      levels.add();
+      if (!Control<tao::pegtl::must<Operand>>::template match<A, M, Action, Control>(in, st...)) return false;
+    }
+    return true;
   }
 };
 

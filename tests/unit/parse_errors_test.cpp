@@ -120,6 +120,25 @@ TEST(ParseErrors, DeepNestingStopsQuickly) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
 
+// `a and b and c ...` builds a tree as deep as the chain is long, so a chain counts as nesting too.
+TEST(ParseErrors, LongOperatorChainsCountAsNesting) {
+  auto chain = [](int operands, const char* op) {
+    std::string s = "rule r when x";
+    for (int i = 1; i < operands; ++i) s += std::string(" ") + op + " x";
+    return s;
+  };
+  EXPECT_FALSE(parse(chain(64, "and"))->diags.has_errors());
+  EXPECT_FALSE(parse(chain(64, "or"))->diags.has_errors());
+  auto p = parse(chain(65, "and"));
+  ASSERT_EQ(p->diags.all().size(), 1u) << p->dump();
+  EXPECT_EQ(p->diags.all()[0].code, diag::Code::NestingTooDeep);
+  auto start = std::chrono::steady_clock::now();
+  auto q = parse(chain(150'000, "or"));
+  ASSERT_EQ(q->diags.all().size(), 1u);
+  EXPECT_EQ(q->diags.all()[0].code, diag::Code::NestingTooDeep);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
 TEST(ParseErrors, NestingLimitIsConfigurable) {
   Limits limits;
   limits.max_nesting = 3;
