@@ -100,6 +100,29 @@ TEST(CliLint, GithubFormat) {
                        "'cuda.stream_synk' (did you mean cuda.stream_sync?)\n");
 }
 
+TEST(CliLint, ExtraStdlibDirectory) {
+  TempDir lib;
+  lib.write("extra.seam", "module extra\npoint tick = interval 1s\n");
+  TempDir dir;
+  std::string rule = dir.write("r.seam",
+                               "use cuda, extra\nrule r\n    on tick where cpu == 0\n    alert \"x\"\n"
+                               "rule s\n    on cuda.malloc\n    alert \"y\"\n");
+  EXPECT_EQ(lint({rule}).exit_code, 1);
+  CommandResult r = lint({"--stdlib", lib.path(), rule, "--strict"});
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(CliLint, CleanJsonAndGithub) {
+  CommandResult json = lint({"--format", "json", kSource + "/rules"});
+  EXPECT_EQ(json.exit_code, 0);
+  EXPECT_EQ(nlohmann::json::parse(json.out),
+            nlohmann::json::parse(R"({"diagnostics":[],"errors":0,"warnings":0})"));
+  CommandResult github = lint({"--format", "github", kSource + "/rules"});
+  EXPECT_EQ(github.exit_code, 0);
+  EXPECT_EQ(github.out, "");
+}
+
 TEST(CliLint, BadUsageExitsTwo) {
   EXPECT_EQ(lint({"--format", "xml", kSource + "/rules"}).exit_code, 2);
   EXPECT_EQ(lint({"--no-such-flag"}).exit_code, 2);
