@@ -1,0 +1,1 @@
+"""seam's benchmark harness: bench/run drives these modules."""

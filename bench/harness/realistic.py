@@ -1,0 +1,52 @@
+"""4. Realistic slowdown: demo/inference_loop.py (ctypes calls into the fixture library, the GIL
+held on even steps and released on odd ones, --sync-us 0) untraced and under the default pack."""
+import os
+import statistics
+import time
+
+from . import tracers
+from .procs import Proc, cpu_seconds
+
+LAUNCHES, MALLOC_EVERY = 4, 10
+
+
+def one_run(art, steps, tracer):
+    loop = os.path.join(art.repo, "demo", "inference_loop.py")
+    proc = Proc([art.python, loop, art.fixture, "--steps", str(steps), "--sync-us", "0", "--gil", "both",
+                 "--malloc-every", str(MALLOC_EVERY), "--launches", str(LAUNCHES), "--wait-for-go"], stdin=True)
+    try:
+        proc.wait_line(lambda s, l: s == "out" and l == "ready", 30)
+        if tracer:
+            tracer.start()
+        cpu0 = cpu_seconds(proc.pid)
+        t0 = time.monotonic()
+        proc.send("go\n")
+        # The loop prints "done" and exits: its CPU time is read from its rusage at exit.
+        ru = os.wait4(proc.pid, 0)[2]
+        elapsed = time.monotonic() - t0
+        proc.proc.returncode = 0
+    finally:
+        if tracer:
+            tracer.stop()
+    calls = steps * (LAUNCHES + 1) + (steps + MALLOC_EVERY - 1) // MALLOC_EVERY
+    cpu = ru.ru_utime + ru.ru_stime - cpu0
+    return {"calls": calls, "calls_per_s": calls / elapsed, "calls_per_cpu_s": calls / max(cpu, 1e-9)}
+
+
+def measure(art, steps, reps, cache_dir, log):
+    runs = {"untraced": [], "seam default pack": []}
+    probes = None
+    for rep in range(reps):
+        for name in runs:
+            tracer = tracers.Seam(art, [], cache_dir=cache_dir) if name != "untraced" else None
+            r = one_run(art, steps, tracer)
+            runs[name].append(r)
+            if tracer:
+                probes = [n["message"] for n in tracer.notices() if "probes" in n["message"]]
+            log(f"  {name:<18} rep {rep + 1}/{reps}: {r['calls_per_s'] / 1e3:7.1f}k calls/s wall, "
+                f"{r['calls_per_cpu_s'] / 1e3:7.1f}k calls per CPU-second")
+    out = {name: {"calls_per_s": statistics.median(r["calls_per_s"] for r in rs),
+                  "calls_per_cpu_s": statistics.median(r["calls_per_cpu_s"] for r in rs),
+                  "calls": rs[0]["calls"]} for name, rs in runs.items()}
+    out["seam_attached"] = probes
+    return out

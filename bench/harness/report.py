@@ -1,0 +1,86 @@
+"""The table bench/run prints, and the targets it checks (issue 6)."""
+
+
+def verdict(ok):
+    return "met" if ok else "MISSED"
+
+
+def targets(r):
+    """(target, measured, met) rows."""
+    c, s, p, f = r["cost"]["summary"], r["start_stop"], r["pipeline"]["median_run"], r["footprint"]
+    rows = [
+        ("seam added ns <= 1.10x baseline", f"{c['seam_over_baseline']:.2f}x", c["seam_over_baseline"] <= 1.10),
+        ("seam added ns <= bpftrace", f"{c['seam_over_bpftrace']:.2f}x", c["seam_over_bpftrace"] <= 1.0),
+        ("cold start < 1 s", f"{s['seam_cold']['ready_ms']:.0f} ms", s["seam_cold"]["ready_ms"] < 1000),
+        ("cold start <= bpftrace", f"{s['seam_cold']['ready_ms']:.0f} vs {s['bpftrace']['ready_ms']:.0f} ms",
+         s["seam_cold"]["ready_ms"] <= s["bpftrace"]["ready_ms"]),
+        ("warm start < 150 ms", f"{s['seam_warm']['ready_ms']:.0f} ms", s["seam_warm"]["ready_ms"] < 150),
+        ("detach < 1 s", f"{s['seam_warm'].get('detach_ms', -1):.0f} ms (exit {s['seam_warm']['stop_ms']:.0f} ms)",
+         s["seam_warm"].get("detach_ms", 1e9) < 1000),
+        (">= 1M records/s into JSON", f"{p['delivered_per_s'] / 1e6:.2f}M/s delivered; "
+         f"{p['cpu_ns_per_record']:.0f} ns CPU/record = {1e3 / max(p['cpu_ns_per_record'], 1e-9):.2f}M/s per core",
+         p["delivered_per_s"] >= 1e6),
+        ("zero silent drops", f"{p['silent_drops']} silent, {p['reported_drops']} reported", p["silent_drops"] == 0),
+        ("peak RSS < 40 MB", f"{f['peak_rss_mb']:.1f} MB", f["peak_rss_mb"] < 40),
+        ("lint < 100 ms", f"{f['lint_ms']:.0f} ms", f["lint_ms"] < 100),
+    ]
+    return rows
+
+
+def table(r):
+    L = []
+    m = r["machine"]
+    L.append(f"seam benchmark  {r['date']}  mode={r['mode']}  kernel {m['kernel']}  {m['cpu']}  "
+             f"{m['cores']} cores  load {m['loadavg_start']} -> {m['loadavg_end']}")
+    c = r["cost"]
+    L.append("")
+    L.append(f"1. Cost per call: {c['function']} in {c['library']}, {c['calls']} calls, median of {c['reps']} runs")
+    L.append("   (CPU time of the calling thread, user+system; wall time also counts waiting for a CPU)")
+    L.append(f"   {'tracer':<16}{'cpu ns/call':>12}{'added ns':>10}{'wall ns/call':>14}{'in-kernel ns/call':>19}")
+    for name, row in c["rows"].items():
+        ik = c["in_kernel"].get(name, {}).get("ns_per_call")
+        L.append(f"   {name:<16}{row['cpu_ns']:>12.1f}{row['added_ns']:>10.1f}{row['wall_ns']:>14.1f}"
+                 f"{'' if ik is None else f'{ik:.1f}':>19}")
+    s = c["summary"]
+    L.append(f"   seam/baseline added ns: {s['seam_over_baseline']:.2f}x   seam/bpftrace: {s['seam_over_bpftrace']:.2f}x   "
+             f"seam/baseline in-kernel: {s['seam_over_baseline_in_kernel']:.2f}x   "
+             f"seam/baseline-lru: {s['seam_over_baseline_lru']:.2f}x")
+    L.append("   (C caller without Python: the GIL lookup never runs, the 10 ms threshold fails first, for all three)")
+    L.append("")
+    fi = r["first_instruction"]
+    L.append(f"   First instruction, empty uprobe ({fi['calls']} calls; sync_lea {fi['calls_lea']}):")
+    L.append(f"   {'function':<12}{'first bytes':<18}{'untraced':>10}{'uprobe':>10}{'added ns':>10}")
+    for fn, row in fi["rows"].items():
+        L.append(f"   {fn:<12}{row['bytes']:<18}{row['none']:>10.1f}{row['empty']:>10.1f}{row['added_ns']:>10.1f}")
+    L.append(f"   real libcudart.so.13 cudaStreamSynchronize starts: {fi['real_cudart_bytes']}")
+    st = r["start_stop"]
+    L.append("")
+    L.append(f"2. Start and stop, default pack (median of {st['reps']}): seam probes {st['seam_warm'].get('probes')}, "
+             f"bpftrace probes {st['bpftrace'].get('probes')}")
+    L.append(f"   {'':<16}{'ready ms':>10}{'detach ms':>11}{'exit after signal ms':>22}")
+    for name in ("seam_cold", "seam_warm", "bpftrace"):
+        row = st[name]
+        det = row.get("detach_ms")
+        L.append(f"   {name:<16}{row['ready_ms']:>10.1f}{'' if det is None else f'{det:.0f}':>11}{row['stop_ms']:>22.1f}")
+    L.append(f"   libraries: {st['libraries']}")
+    p = r["pipeline"]["median_run"]
+    L.append("")
+    L.append(f"3. Event pipeline (every call a record, JSON file): {p['alerts']} records of {p['calls']} calls; "
+             f"calls at {p['call_rate'] / 1e3:.0f}k/s; delivered {p['delivered_per_s'] / 1e3:.0f}k records/s; "
+             f"seam CPU {p['cpu_ns_per_record']:.0f} ns/record; drops: {p['reported_drops']} reported, "
+             f"{p['silent_drops']} silent")
+    rl = r["realistic"]
+    L.append("")
+    u, t = rl["untraced"], rl["seam default pack"]
+    L.append(f"4. demo/inference_loop.py, {u['calls']} calls: untraced {u['calls_per_s'] / 1e3:.1f}k calls/s "
+             f"({u['calls_per_cpu_s'] / 1e3:.1f}k per CPU-s); default pack {t['calls_per_s'] / 1e3:.1f}k calls/s "
+             f"({t['calls_per_cpu_s'] / 1e3:.1f}k per CPU-s): slowdown {u['calls_per_s'] / t['calls_per_s']:.2f}x wall, "
+             f"{u['calls_per_cpu_s'] / t['calls_per_cpu_s']:.2f}x CPU")
+    f = r["footprint"]
+    L.append("")
+    L.append(f"5. Peak RSS of seam run (default pack): {f['peak_rss_mb']:.1f} MB; seam lint rules/ stdlib/: {f['lint_ms']:.1f} ms")
+    L.append("")
+    L.append("Targets:")
+    for name, measured, ok in targets(r):
+        L.append(f"   {verdict(ok):<7} {name:<34} {measured}")
+    return "\n".join(L)

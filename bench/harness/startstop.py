@@ -1,0 +1,72 @@
+"""2. Start and stop of the default pack: seam cold (empty cache) and warm, bpftrace on a script
+probing the same functions; detach time on SIGTERM. 5. Peak RSS of seam run is read here too."""
+import os
+import re
+import statistics
+import tempfile
+
+from . import tracers
+from .procs import peak_rss_kb
+
+PROBES_ON = re.compile(r"(\d+) probes on (\S+)")
+ATTACHED = re.compile(r"(\d+) probes attached for (\d+) rules in (\d+) ms")
+DETACHED = re.compile(r"detached (\d+) probes in (\d+) ms")
+
+
+def one_seam_run(art, cache_dir, name):
+    t = tracers.Seam(art, [], cache_dir=cache_dir, name=name)
+    ready_s = t.start()
+    rss_kb = peak_rss_kb(t.proc.pid)
+    stop_s = t.stop()
+    text = "\n".join(n["message"] for n in t.notices())
+    r = {"ready_s": ready_s, "stop_s": stop_s, "peak_rss_kb": rss_kb, "libraries": {}}
+    for m in PROBES_ON.finditer(text):
+        r["libraries"][m.group(2)] = int(m.group(1))
+    if m := ATTACHED.search(text):
+        r["probes"], r["session_attach_ms"] = int(m.group(1)), int(m.group(3))
+    if m := DETACHED.search(text):
+        r["detached"], r["detach_ms"] = int(m.group(1)), int(m.group(2))
+    return r
+
+
+def summarize(runs):
+    out = {"ready_ms": statistics.median(r["ready_s"] for r in runs) * 1e3,
+           "stop_ms": statistics.median(r["stop_s"] for r in runs) * 1e3,
+           "samples_ready_ms": [round(r["ready_s"] * 1e3, 1) for r in runs]}
+    for key in ("probes", "detached", "detach_ms", "session_attach_ms", "peak_rss_kb"):
+        vals = [r[key] for r in runs if key in r]
+        if vals:
+            out[key] = statistics.median(vals) if key != "peak_rss_kb" else max(vals)
+    return out
+
+
+def measure(art, reps, log):
+    cold, warm, bt = [], [], []
+    warm_cache = tempfile.mkdtemp(prefix="seam-bench-warm-")
+    one_seam_run(art, warm_cache, "seam-warm")  # fills the cache
+    libraries = {}
+    for rep in range(reps):
+        r = one_seam_run(art, tempfile.mkdtemp(prefix="seam-bench-cold-"), "seam-cold")
+        cold.append(r)
+        libraries = r["libraries"]
+        log(f"  seam cold  rep {rep + 1}/{reps}: ready {r['ready_s'] * 1e3:7.1f} ms, {r.get('probes')} probes, "
+            f"detach {r.get('detach_ms')} ms, exit {r['stop_s'] * 1e3:6.1f} ms after SIGTERM")
+        r = one_seam_run(art, warm_cache, "seam-warm")
+        warm.append(r)
+        log(f"  seam warm  rep {rep + 1}/{reps}: ready {r['ready_s'] * 1e3:7.1f} ms, detach {r.get('detach_ms')} ms, "
+            f"exit {r['stop_s'] * 1e3:6.1f} ms, VmHWM {r['peak_rss_kb']} kB")
+    # bpftrace probes the same library files the seam runs found, the same functions.
+    cudarts = [p for p in libraries if "cudart" in p] or ["/usr/local/cuda/lib/libcudart.so.13"]
+    pythons = [p for p in libraries if "python" in p]
+    script = os.path.join(art.out, "default_pack.bt")
+    with open(script, "w") as f:
+        f.write(tracers.default_pack_bt(cudarts[0], pythons[0] if pythons else ""))
+    for rep in range(reps):
+        t = tracers.Bpftrace(art, script, "bpftrace-pack")
+        ready_s = t.start()
+        stop_s = t.stop()
+        m = re.search(r"Attaching (\d+) probes", t.proc.text())
+        bt.append({"ready_s": ready_s, "stop_s": stop_s, "probes": int(m.group(1)) - 1 if m else None})
+        log(f"  bpftrace   rep {rep + 1}/{reps}: ready {ready_s * 1e3:7.1f} ms, exit {stop_s * 1e3:6.1f} ms after SIGTERM")
+    return {"seam_cold": summarize(cold), "seam_warm": summarize(warm), "bpftrace": summarize(bt),
+            "libraries": libraries, "bpftrace_script": script}
