@@ -34,14 +34,17 @@ pid_t spawn(const std::vector<std::string>& argv, int in_fd, int out_fd, int err
 SeamRun::SeamRun(const std::string& dir, const std::vector<std::string>& args) {
   out_ = dir + "/out.jsonl";
   err_ = dir + "/stderr.txt";
+  std::string stdout_path = dir + "/stdout.txt";
   std::vector<std::string> argv = {SEAM_EXE, "run"};
   argv.insert(argv.end(), args.begin(), args.end());
   argv.push_back("--output");
   argv.push_back("json:" + out_);
   int err_fd = open(err_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
-  pid_ = spawn(argv, null_fd, null_fd, err_fd);
+  int out_fd = open(stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  pid_ = spawn(argv, null_fd, out_fd, err_fd);
   close(err_fd);
+  close(out_fd);
   close(null_fd);
 }
 
@@ -101,6 +104,7 @@ bool SeamRun::wait_for_notice(const std::string& kind, const std::string& text,
 }
 
 std::string SeamRun::stderr_text() const { return read_file(err_); }
+std::string SeamRun::stdout_text() const { return read_file(err_.substr(0, err_.size() - 10) + "stdout.txt"); }
 
 std::string test_python() {
   if (const char* p = std::getenv("SEAM_TEST_PYTHON")) return p;

@@ -29,6 +29,8 @@ class SeamRun {
   // SIGTERM and wait; returns the exit code (128+signal when killed).
   int stop();
   std::string stderr_text() const;
+  // What seam printed on stdout (alerts, with `--output stdout` among the args).
+  std::string stdout_text() const;
   const std::string& output_path() const { return out_; }
 
  private:
