@@ -275,5 +275,14 @@ TEST(ParseDecls, DocComments) {
   EXPECT_EQ(p->only<ast::StateDecl>().doc, "a state");
 }
 
+TEST(ParseDecls, WindowsLineEndingsAndTabs) {
+  auto p = parse("module a\r\n# the doc\r\nspan\ts = l:f (x: u32)  # field doc\r\n\trule r on s\r\n");
+  ASSERT_FALSE(p->diags.has_errors()) << p->dump();
+  const auto& ev = p->only<ast::EventDecl>();
+  EXPECT_EQ(ev.doc, "the doc");
+  EXPECT_EQ(ev.fields.at(0).doc, "field doc");
+  EXPECT_EQ(p->only<ast::RuleDecl>().event->str(), "s");
+}
+
 }  // namespace
 }  // namespace seam::parse::test
