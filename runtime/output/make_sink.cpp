@@ -1,8 +1,11 @@
+#include <cstdlib>
 #include <string>
 
+#include "runtime/identity/cgroup_resolver.hpp"
 #include "runtime/output/json_sink.hpp"
 #include "runtime/output/sink.hpp"
 #include "runtime/output/stdout_sink.hpp"
+#include "runtime/output/webhook_sink.hpp"
 
 namespace seam::runtime {
 
@@ -15,7 +18,19 @@ Result<std::unique_ptr<Sink>> make_sink(std::string_view spec) {
     if (path.empty()) return Error{"output 'json:' names no file (expected json:PATH)"};
     return JsonSink::open_file(path);
   }
-  return Error{"unknown output '" + std::string(spec) + "' (expected stdout, json or json:PATH)"};
+  constexpr std::string_view kWebhook = "webhook:";
+  if (spec.substr(0, kWebhook.size()) == kWebhook) {
+    auto options =
+        parse_webhook_spec(spec.substr(kWebhook.size()), [](const char* n) { return std::getenv(n); });
+    if (!options) return Error{options.error()};
+    auto resolver = std::make_shared<CgroupResolver>();
+    auto sink = WebhookSink::create(std::move(*options), stderr_notices(),
+                                    [resolver](uint64_t id) { return resolver->resolve(id); });
+    if (!sink) return Error{sink.error()};
+    return std::unique_ptr<Sink>(std::move(*sink));
+  }
+  return Error{"unknown output '" + std::string(spec) +
+               "' (expected stdout, json, json:PATH or webhook:URL[,option...])"};
 }
 
 }  // namespace seam::runtime

@@ -18,7 +18,8 @@ class Sink {
 };
 
 // "stdout" (readable lines), "json" (JSON lines on stdout), "json:PATH" (JSON lines appended
-// to PATH, created if missing). Anything else, or a file that cannot be opened, is an error.
+// to PATH, created if missing), "webhook:URL[,option...]" (HTTP POST, see webhook_options.hpp
+// and docs/outputs.md). Anything else, or a file that cannot be opened, is an error.
 Result<std::unique_ptr<Sink>> make_sink(std::string_view spec);
 
 }  // namespace seam::runtime
