@@ -175,3 +175,27 @@ TEST(CheckResolution, LocalEventsAndQualifiedOwnModule) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(CheckResolution, RouteConditionsTestSeverityAndRule) {
+  const std::string text = "output o = stdout\nroute severity >= warning and rule == \"a\" -> o\n";
+  EXPECT_EQ(lint_text(text), "");
+  check::Program p = check_files({{"rules/a.seam", text}});
+  const ast::RouteDecl& route = *decls_of<ast::RouteDecl>(p.rule_files[0])[0];
+  const ast::Binary& rule_cmp = binary(*binary(*route.condition).rhs);
+  EXPECT_EQ(name_ref(*rule_cmp.lhs).kind, ast::RefKind::Rule);
+  EXPECT_EQ(rule_cmp.lhs->type.kind, ast::TypeKind::Str);
+}
+
+TEST(CheckResolution, SeverityComparesOnlyWithSeverityWords) {
+  EXPECT_EQ(lint_text("output o = stdout\nroute severity == \"error\" -> o\n"),
+            "rules/a.seam:2:19: error[E0302]: severity can only be compared with a severity word\n"
+            "    2 | route severity == \"error\" -> o\n"
+            "      |                   ^~~~~~~\n"
+            "      = hint: severities are info, warning, error, critical\n"
+            "\n"
+            "1 error, 0 warnings\n");
+}
+
+}  // namespace
