@@ -41,7 +41,7 @@ class Headline : public ::testing::Test {
     Child caller(argv);
     EXPECT_TRUE(caller.wait_for_line("ready", std::chrono::seconds(10)));
     std::string rules = dir_.write("headline.seam", kRule);
-    SeamRun seam(dir_.path(), {rules});
+    SeamRun seam(dir_.path(), {rules, "--output", "stdout"});
     EXPECT_TRUE(seam.wait_for_notice("attached", "libcudart.so.12", std::chrono::seconds(30)))
         << seam.stderr_text();
     EXPECT_TRUE(seam.wait_for_notice("attached", "libpython", std::chrono::seconds(10))) << seam.stderr_text();
@@ -50,10 +50,18 @@ class Headline : public ::testing::Test {
     EXPECT_EQ(caller.wait(), 0);
     wait_until([&] { return seam.alerts().size() >= expected; }, std::chrono::seconds(10));
     EXPECT_EQ(seam.stop(), 0) << seam.stderr_text();
+    stdout_text_ = seam.stdout_text();
     return seam.alerts();
   }
   TempDir dir_;
+  std::string stdout_text_;
 };
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
 
 bool stack_has(const nlohmann::json& alert, const std::string& symbol) {
   if (!alert.contains("ustack")) return false;
@@ -73,6 +81,10 @@ TEST_F(Headline, FiresForEachSlowSyncWithTheGilHeld) {
     EXPECT_GE(a["fields"].value("duration_ns", 0), 10'000'000) << a.dump();
     EXPECT_EQ(a["ustack"][0].value("symbol", ""), "cudaStreamSynchronize") << a.dump();
   }
+  // The readable form: one line per alert, the stack indented below it, the probed call first.
+  EXPECT_EQ(count(stdout_text_, " warning cudaStreamSynchronize_L2: cuda.stream_sync took "), 5u) << stdout_text_;
+  EXPECT_EQ(count(stdout_text_, "    #0 0x"), 5u) << stdout_text_;
+  EXPECT_EQ(count(stdout_text_, "cudaStreamSynchronize+0x0 ("), 5u) << stdout_text_;
 }
 
 TEST_F(Headline, SilentWhenTheCallReleasesTheGil) {
