@@ -9,6 +9,9 @@
 //  - In route conditions, `severity` is a NameRef of kind Severity with an empty `builtin`; a
 //    severity word (`warning`) is a NameRef of kind Severity whose `builtin` is the word.
 //  - NameRefs inside `while` have kind State and type State; `and`/`or`/`not` over them are Bool.
+//  - `{cuda.malloc.duration}` (the correlated event's duration) is kind OtherEvent with `event`
+//    set, `field` null and `builtin` "duration"; its fields have `field` set.
+//  - Span keys are NameRefs of kind EventField pointing at the span's own FieldDecl.
 #include "compiler/check/program.hpp"
 
 namespace seam::check {

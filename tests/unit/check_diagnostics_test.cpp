@@ -823,4 +823,63 @@ rules/a.seam:6:8: error[E0103]: unknown event 'cuda.stream_synk'
 )");
 }
 
+TEST(CheckDiagnostics, UnknownFunctionOutsideWhenE0109) {
+  EXPECT_EQ(lint_files({{"rules/a.seam", R"(use cuda
+rule r
+    on cuda.malloc where p99(size) > 1MiB
+    alert "x"
+)"}}),
+            R"(rules/a.seam:3:26: error[E0109]: 'p99' can only be used in a windowed rule's `when`
+    3 |     on cuda.malloc where p99(size) > 1MiB
+      |                          ^~~
+      = hint: e.g. `when p99(sync_latency) over 1m > 50ms`
+
+1 error, 0 warnings
+)");
+}
+
+TEST(CheckDiagnostics, BadInterpolationCorrelatedFieldE0503) {
+  EXPECT_EQ(lint_files({{"rules/a.seam", R"(use cuda
+rule r
+    on cuda.stream_sync where duration > 1ms after cuda.malloc within 1ms
+    alert "{cuda.malloc.sise}"
+)"}}),
+            R"(rules/a.seam:4:13: error[E0503]: unknown field '{cuda.malloc.sise}' in the message
+    4 |     alert "{cuda.malloc.sise}"
+      |             ^~~~~~~~~~~~~~~~
+      = hint: cuda.malloc has fields: devptr, size, ret, duration
+
+1 error, 0 warnings
+)");
+}
+
+TEST(CheckDiagnostics, TypeMismatchHistOfStringE0302) {
+  EXPECT_EQ(lint_files({{"rules/a.seam", R"(use cuda
+metric sizes on cuda.malloc hist comm
+)"}}),
+            R"(rules/a.seam:2:34: error[E0302]: `hist` needs a number, but 'comm' is str
+    2 | metric sizes on cuda.malloc hist comm
+      |                                  ^~~~
+      = hint: e.g. `hist duration` or `sum size`
+
+1 error, 0 warnings
+)");
+}
+
+TEST(CheckDiagnostics, TypeMismatchQuantileOfCountE0302) {
+  EXPECT_EQ(lint_files({{"rules/a.seam", R"(use cuda
+metric n on cuda.malloc count
+rule r
+    when p99(n) over 1m > 5
+    alert "x"
+)"}}),
+            R"(rules/a.seam:4:10: error[E0302]: 'p99' needs a `sum` or `hist` metric, but 'n' counts events
+    4 |     when p99(n) over 1m > 5
+      |          ^~~~~~~~~~~~~~
+      = hint: use count(n) or rate(n)
+
+1 error, 0 warnings
+)");
+}
+
 }  // namespace
