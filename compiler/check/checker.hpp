@@ -82,8 +82,6 @@ class Checker {
   std::map<std::string, const ast::OutputDecl*> outputs_;
   std::map<const ast::AliasDecl*, int> alias_state_;  // 1 resolving, 2 done
   std::map<const ast::StateDecl*, bool> state_has_set_;
-
-  friend struct RuleChecker;
 };
 
 // Helpers shared by the .cpp files.
