@@ -78,5 +78,21 @@ TEST(ParseExamples, StdlibAndRulePacks) {
   EXPECT_GT(files, 0u);
 }
 
+// The ```seam examples in docs/language.md parse as written.
+TEST(ParseExamples, LanguageDocumentation) {
+  std::string doc = seam::test::read_file(std::string(SEAM_SOURCE_DIR) + "/docs/language.md");
+  size_t blocks = 0;
+  for (size_t at = doc.find("```seam\n"); at != std::string::npos; at = doc.find("```seam\n", at)) {
+    at += 8;
+    size_t end = doc.find("```", at);
+    ASSERT_NE(end, std::string::npos);
+    ++blocks;
+    auto p = parse(doc.substr(at, end - at));
+    EXPECT_FALSE(p->diags.has_errors()) << doc.substr(at, end - at) << "\n" << p->dump();
+    at = end + 3;
+  }
+  EXPECT_GE(blocks, 8u);
+}
+
 }  // namespace
 }  // namespace seam::parse::test
