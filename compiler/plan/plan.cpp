@@ -118,12 +118,32 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Record, rule_id, size, fields)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MessagePart, is_field, text)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Rule, id, name, file, line, severity, event, message, with,
                                                 limit_count, limit_per_ns, windowed)
+NLOHMANN_JSON_SERIALIZE_ENUM(MetricKind, {{MetricKind::Count, "count"}, {MetricKind::Sum, "sum"}, {MetricKind::Hist, "hist"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(WindowFunction, {{WindowFunction::Quantile, "quantile"},
+                                              {WindowFunction::Avg, "avg"},
+                                              {WindowFunction::Min, "min"},
+                                              {WindowFunction::Max, "max"},
+                                              {WindowFunction::Count, "count"},
+                                              {WindowFunction::Rate, "rate"},
+                                              {WindowFunction::Sum, "sum"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(Compare, {{Compare::Gt, ">"},
+                                       {Compare::Ge, ">="},
+                                       {Compare::Lt, "<"},
+                                       {Compare::Le, "<="},
+                                       {Compare::Eq, "=="},
+                                       {Compare::Ne, "!="}})
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MetricLabel, name, type, offset, size)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Metric, name, map, kind, unit, labels, key_size, value_size,
+                                                max_series, help, origin)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Window, rule_id, function, quantile, metric, window_ns, compare,
+                                                threshold)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Map, name, type, key_size, value_size, max_entries, purpose)
 
 void to_json(nlohmann::json& j, const Plan& p) {
   j = nlohmann::json{{"libraries", p.libraries}, {"attachments", p.attachments}, {"maps", p.maps},
                      {"rules", p.rules},         {"records", p.records},         {"ringbuf_map", p.ringbuf_map},
-                     {"drops_map", p.drops_map}, {"ringbuf_bytes", p.ringbuf_bytes}};
+                     {"drops_map", p.drops_map}, {"ringbuf_bytes", p.ringbuf_bytes},
+                     {"metrics", p.metrics},     {"windows", p.windows}};
 }
 
 void from_json(const nlohmann::json& j, Plan& p) {
@@ -135,6 +155,8 @@ void from_json(const nlohmann::json& j, Plan& p) {
   j.at("ringbuf_map").get_to(p.ringbuf_map);
   j.at("drops_map").get_to(p.drops_map);
   j.at("ringbuf_bytes").get_to(p.ringbuf_bytes);
+  if (j.contains("metrics")) j.at("metrics").get_to(p.metrics);
+  if (j.contains("windows")) j.at("windows").get_to(p.windows);
 }
 
 }  // namespace seam::plan

@@ -113,12 +113,57 @@ struct Map {
   std::string purpose;  // "span stream_sync in flight", "state gil_held": for stats and messages
 };
 
+// `metric NAME on EVENT count|sum F|hist F by LABELS`: kept in a BPF per-CPU hash map whose key
+// is {u32 other; u32 pad; labels...} and whose value is {u64 count; u64 sum; u64 buckets[]}.
+// When the map is full, updates fold into the key with other = 1 (the `other` series).
+enum class MetricKind { Count, Sum, Hist };
+
+// Histogram bucket i (0 <= i < kHistBuckets) counts values v with 2^(i-1) < v <= 2^i in the
+// metric's base unit (bucket 0: v <= 1), so a Prometheus `le` bound is exactly 2^i.
+inline constexpr uint32_t kHistBuckets = 64;
+
+struct MetricLabel {
+  std::string name;  // comm, cgroup, pid, tid, or an event field
+  FieldType type = FieldType::U64;  // Str for comm (16 bytes), U64 otherwise
+  uint32_t offset = 0;              // in the key
+  uint32_t size = 8;
+};
+
+struct Metric {
+  std::string name;
+  std::string map;
+  MetricKind kind = MetricKind::Count;
+  FieldUnit unit = FieldUnit::None;  // of the summed / histogrammed value
+  std::vector<MetricLabel> labels;
+  uint32_t key_size = 8;
+  uint32_t value_size = 16;  // count, sum, then kHistBuckets u64 for Hist
+  uint32_t max_series = 1024;
+  std::string help;    // the declaration's doc comment
+  std::string origin;  // "file:line"
+};
+
+// A windowed rule: `when p99(sync_latency) over 1m > 50ms`, evaluated in user space per series.
+enum class WindowFunction { Quantile, Avg, Min, Max, Count, Rate, Sum };
+enum class Compare { Gt, Ge, Lt, Le, Eq, Ne };
+
+struct Window {
+  uint32_t rule_id = 0;
+  WindowFunction function = WindowFunction::Quantile;
+  double quantile = 0.99;  // Quantile only
+  std::string metric;      // Metric::name
+  int64_t window_ns = 0;
+  Compare compare = Compare::Gt;
+  double threshold = 0;  // in the metric's base unit (ns, bytes), or per second for Rate
+};
+
 struct Plan {
   std::vector<Library> libraries;
   std::vector<Attachment> attachments;
   std::vector<Map> maps;
   std::vector<Rule> rules;
   std::vector<Record> records;  // one per rule that emits; rule_id identifies it
+  std::vector<Metric> metrics;
+  std::vector<Window> windows;
   std::string ringbuf_map = "seam_events";
   std::string drops_map = "seam_drops";  // per-CPU array indexed by rule id: failed reserves
   uint32_t ringbuf_bytes = 1u << 22;
