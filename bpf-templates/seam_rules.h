@@ -28,3 +28,23 @@ static __always_inline __u64 seam_stack_arg(struct pt_regs *ctx, int n)
 	bpf_probe_read_user(&v, sizeof(v), (void *)(PT_REGS_SP(ctx) + 8 * (n - 5)));
 	return v;
 }
+
+/* Histogram bucket of v: bucket i counts 2^(i-1) < v <= 2^i (bucket 0: v <= 1), so that each
+ * bucket's Prometheus `le` bound is exactly 2^i base units (plan::kHistBuckets == 64). */
+static __always_inline __u32 seam_hist_bucket(__u64 v)
+{
+	if (v <= 1)
+		return 0;
+	v -= 1;
+	__u32 r = 0;
+	if (v >> 32) { v >>= 32; r += 32; }
+	if (v >> 16) { v >>= 16; r += 16; }
+	if (v >> 8) { v >>= 8; r += 8; }
+	if (v >> 4) { v >>= 4; r += 4; }
+	if (v >> 2) { v >>= 2; r += 2; }
+	if (v >> 1) { r += 1; }
+	return r + 1 > 63 ? 63 : r + 1;
+}
+
+/* The zero value new metric series start from (too large for the 512-byte BPF stack). */
+__u64 seam_metric_zero[2 + 64];

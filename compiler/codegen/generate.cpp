@@ -40,7 +40,45 @@ std::string maps(const plan::Program& p) {
                                        {"time_field", "ts"},
                                        {"value_fields", value_fields(c.saves.size(), false)},
                                        {"entries", "16384"}});
+  for (const plan::Metric& m : p.plan.metrics) {
+    std::string keys;
+    for (size_t i = 0; i < m.labels.size(); ++i)
+      keys += m.labels[i].type == plan::FieldType::Str ? "\tchar l" + std::to_string(i) + "[16];\n"
+                                                        : "\t__u64 l" + std::to_string(i) + ";\n";
+    out += fragment("map_metric.c.tmpl",
+                    {{"metric", m.name},
+                     {"map", m.map},
+                     {"max_series", std::to_string(m.max_series)},
+                     {"key_fields", keys},
+                     {"buckets", m.kind == plan::MetricKind::Hist
+                                     ? "\t__u64 buckets[" + std::to_string(plan::kHistBuckets) + "];\n"
+                                     : ""},
+                     {"entries", std::to_string(m.max_series + 1)}});
+  }
   return out;
+}
+
+std::string metric_update(const plan::Program& p, int index, const ExprContext& ctx) {
+  const plan::MetricUpdate& u = p.metric_updates.at(static_cast<size_t>(index));
+  const plan::Metric& m = p.plan.metrics.at(static_cast<size_t>(u.metric));
+  std::string labels;
+  for (size_t i = 0; i < u.labels.size(); ++i) {
+    std::string field = "k.l" + std::to_string(i);
+    if (u.labels[i].kind == plan::ValueKind::Comm)
+      labels += "\t\tbpf_get_current_comm(" + field + ", sizeof(" + field + "));\n";
+    else
+      labels += "\t\t" + field + " = (__u64)" + c_value(u.labels[i], ctx) + ";\n";
+  }
+  bool valued = m.kind != plan::MetricKind::Count;
+  return fragment("metric_update.c.tmpl",
+                  {{"condition", c_condition(u.when, ctx)},
+                   {"metric", m.name},
+                   {"map", m.map},
+                   {"labels", labels},
+                   {"value", valued ? "(__u64)" + c_value(u.value, ctx) : "1ULL"},
+                   {"bucket_update", m.kind == plan::MetricKind::Hist
+                                         ? "\t\t\tm->buckets[seam_hist_bucket(v)] += 1;\n"
+                                         : ""}});
 }
 
 std::string saves(const std::vector<plan::Value>& values, const char* var, const ExprContext& ctx) {
@@ -105,6 +143,7 @@ std::string action(const plan::Program& p, const plan::Action& a, ExprContext ct
       ctx.in_span_end = true;
       std::string marks;
       for (int m : a.marks) marks += mark(p, m, ctx);
+      for (int m : a.metrics) marks += metric_update(p, m, ctx);
       return fragment("span_end.c.tmpl",
                       {{"span", s.name}, {"map", s.map}, {"key", key}, {"rules", rules(a.rules, ctx)}, {"marks", marks}});
     }
@@ -116,6 +155,7 @@ std::string action(const plan::Program& p, const plan::Action& a, ExprContext ct
     }
     case plan::ActionKind::CorrelationMark: return mark(p, a.index, ctx);
     case plan::ActionKind::Rules: return rules(a.rules, ctx);
+    case plan::ActionKind::MetricUpdate: return metric_update(p, a.index, ctx);
   }
   return {};
 }

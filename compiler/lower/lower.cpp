@@ -257,14 +257,14 @@ const EventSites& Lowerer::event_sites(const ast::EventDecl& event) {
   // Span begin and end actions; rules attach to the end actions later.
   if (event.is_span) {
     for (size_t i = 0; i < es.begin.size(); ++i) {
-      plan::Action begin{plan::ActionKind::SpanBegin, es.span, {}, {}, {}};
+      plan::Action begin(plan::ActionKind::SpanBegin, es.span);
       begin.key.kind = plan::ValueKind::Tid;
       if (!es.is_call && i < event.begin.size() && event.begin[i].key)
         begin.key = key_value(event, *event.begin[i].key, event.begin[i].kind);
       program.sites[es.begin[i]].actions.push_back(std::move(begin));
     }
     for (size_t i = 0; i < es.end.size(); ++i) {
-      plan::Action end{plan::ActionKind::SpanEnd, es.span, {}, {}, {}};
+      plan::Action end(plan::ActionKind::SpanEnd, es.span);
       end.key.kind = plan::ValueKind::Tid;
       const ast::ProbeSpec* spec = es.is_call ? nullptr : (i < event.end.size() ? &event.end[i] : nullptr);
       if (spec && spec->key) end.key = key_value(event, *spec->key, spec->kind);
@@ -283,7 +283,7 @@ int Lowerer::state_index(const ast::StateDecl& state) {
   program.plan.maps.push_back({program.states.back().map, plan::MapType::LruHash, 4, 1, options_.state_entries,
                                "state " + name});
   for (const ast::StateTransition& t : state.transitions) {
-    plan::Action action{t.sets ? plan::ActionKind::StateSet : plan::ActionKind::StateClear, index, {}, {}, {}};
+    plan::Action action(t.sets ? plan::ActionKind::StateSet : plan::ActionKind::StateClear, index);
     if (t.when == ast::StateWhen::Event) {
       if (!t.resolved_event) continue;
       for (int s : event_sites(*t.resolved_event).end) program.sites[s].actions.push_back(action);
@@ -332,9 +332,7 @@ void Lowerer::lower_rule(const ast::RuleDecl& rule, const std::string& file) {
   if (rule.when) {
     r.windowed = true;
     program.plan.rules.push_back(std::move(r));
-    unsupported(rule.range, "rule " + rule.name.name +
-                                ": windowed rules (when ... over) are evaluated by the metrics engine, "
-                                "which this build does not have yet");
+    lower_window(rule, id);
     return;
   }
   const ast::EventDecl* event = rule.resolved_event;
@@ -363,7 +361,9 @@ void Lowerer::lower_rule(const ast::RuleDecl& rule, const std::string& file) {
       // A point: its rules run where it fires, before any state change at the same site.
       auto first_other = std::find_if(actions.begin(), actions.end(),
                                       [](const plan::Action& a) { return a.kind != plan::ActionKind::Rules; });
-      actions.insert(first_other, plan::Action{plan::ActionKind::Rules, -1, {}, {check}, {}});
+      plan::Action rules(plan::ActionKind::Rules, -1);
+      rules.rules.push_back(check);
+      actions.insert(first_other, std::move(rules));
     }
   }
   for (const std::vector<int>* sites : {&es.begin, &es.end})
@@ -375,6 +375,9 @@ void Lowerer::lower_rule(const ast::RuleDecl& rule, const std::string& file) {
 
 plan::Program Lowerer::run() {
   program.plan.ringbuf_bytes = options_.ringbuf_bytes;
+  for (const ast::File* file : input_.rule_files)
+    for (const ast::Decl& d : file->decls)
+      if (const auto* metric = std::get_if<ast::MetricDecl>(&d)) lower_metric(*metric);
   for (const ast::File* file : input_.rule_files)
     for (const ast::Decl& d : file->decls)
       if (const auto* rule = std::get_if<ast::RuleDecl>(&d)) lower_rule(*rule, file->source->path());
@@ -389,7 +392,7 @@ plan::Program Lowerer::run() {
       if (es.is_span && end != actions.end())
         end->marks.push_back(index);  // inside the span end, while its saved values exist
       else
-        actions.push_back(plan::Action{plan::ActionKind::CorrelationMark, index, {}, {}, {}});
+        actions.push_back(plan::Action(plan::ActionKind::CorrelationMark, index));
     }
   }
   // Size the in-flight maps' values now that every saved slot is known.

@@ -42,6 +42,10 @@ class Lowerer {
   plan::Value name_value(const ast::NameRef& ref, const ast::RuleDecl& rule, int correlation);
   plan::Cond condition(const ast::Expr& expr, const ast::RuleDecl& rule, int correlation);
 
+  // ---- lower_metric.cpp
+  void lower_metric(const ast::MetricDecl& metric);
+  void lower_window(const ast::RuleDecl& rule, uint32_t rule_id);
+
   // ---- record_layout.cpp
   plan::RuleCheck rule_check(const ast::RuleDecl& rule, uint32_t rule_id, int correlation);
 
@@ -56,6 +60,7 @@ class Lowerer {
   std::map<const ast::EventDecl*, EventSites> events_;
   std::map<const ast::StateDecl*, int> states_;
   std::map<const ast::EventDecl*, int> correlations_;
+  std::map<const ast::MetricDecl*, int> metrics_;
   std::map<std::string, int> libraries_;
   std::map<std::string, int> sites_;
 };

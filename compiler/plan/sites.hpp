@@ -85,14 +85,25 @@ struct Correlation {
   std::vector<Value> saves;
 };
 
-enum class ActionKind { SpanBegin, SpanEnd, StateSet, StateClear, CorrelationMark, Rules };
+// A metric updated where its event completes: the key's labels and the value, as kernel values.
+struct MetricUpdate {
+  int metric = -1;             // index into Plan::metrics
+  Cond when;                   // the metric's `where`
+  std::vector<Value> labels;   // in Metric::labels order; Comm labels are read into the key
+  Value value;                 // sum / hist: the value; count: unused
+};
+
+enum class ActionKind { SpanBegin, SpanEnd, StateSet, StateClear, CorrelationMark, Rules, MetricUpdate };
 
 struct Action {
+  Action() = default;
+  Action(ActionKind k, int i) : kind(k), index(i) {}
   ActionKind kind = ActionKind::Rules;
   int index = -1;        // span, state or correlation index
   Value key;             // SpanBegin/SpanEnd: the key (default Tid)
   std::vector<RuleCheck> rules;  // SpanEnd (evaluated after the span's duration is known) and Rules
   std::vector<int> marks;        // SpanEnd: correlations to mark while the span's saved values exist
+  std::vector<int> metrics;      // SpanEnd: metric updates (Program::metric_updates) at completion
 };
 
 // The program attached at one probe site; `attachment` indexes Plan::attachments.
@@ -109,6 +120,7 @@ struct Program {
   std::vector<State> states;
   std::vector<Correlation> correlations;
   std::vector<Site> sites;
+  std::vector<MetricUpdate> metric_updates;
   std::vector<std::string> kernel_types;  // BTF types the generated C needs (pt_regs, trace_event_raw_*)
   std::vector<std::string> unsupported;   // constructs lowering could not place in the kernel, with why
 };

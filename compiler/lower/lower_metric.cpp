@@ -1,0 +1,150 @@
+// Metrics are kept in the kernel: each `metric` becomes a per-CPU hash map updated where its
+// event completes. Windowed rules (`when p99(m) over 1m > 50ms`) become plan::Windows that the
+// runtime evaluates over snapshots of those maps.
+#include <algorithm>
+
+#include "compiler/lower/lowerer.hpp"
+
+namespace seam::lower {
+
+namespace {
+
+const ast::FieldDecl* find_field(const ast::EventDecl& event, const std::string& name) {
+  for (const ast::FieldDecl& f : event.fields)
+    if (f.name.name == name) return &f;
+  return nullptr;
+}
+
+bool window_function(const std::string& name, plan::WindowFunction* fn, double* quantile) {
+  static const std::pair<const char*, double> kQuantiles[] = {
+      {"p50", 0.5}, {"p90", 0.9}, {"p95", 0.95}, {"p99", 0.99}, {"p999", 0.999}};
+  for (const auto& [n, q] : kQuantiles)
+    if (name == n) {
+      *fn = plan::WindowFunction::Quantile;
+      *quantile = q;
+      return true;
+    }
+  static const std::pair<const char*, plan::WindowFunction> kOthers[] = {
+      {"avg", plan::WindowFunction::Avg},     {"min", plan::WindowFunction::Min},
+      {"max", plan::WindowFunction::Max},     {"count", plan::WindowFunction::Count},
+      {"rate", plan::WindowFunction::Rate},   {"sum", plan::WindowFunction::Sum}};
+  for (const auto& [n, f] : kOthers)
+    if (name == n) {
+      *fn = f;
+      return true;
+    }
+  return false;
+}
+
+plan::Compare flip(plan::Compare c) {
+  switch (c) {
+    case plan::Compare::Gt: return plan::Compare::Lt;
+    case plan::Compare::Ge: return plan::Compare::Le;
+    case plan::Compare::Lt: return plan::Compare::Gt;
+    case plan::Compare::Le: return plan::Compare::Ge;
+    default: return c;
+  }
+}
+
+}  // namespace
+
+void Lowerer::lower_metric(const ast::MetricDecl& decl) {
+  const ast::EventDecl* event = decl.resolved_event;
+  if (!event) return;
+  plan::Metric m;
+  m.name = decl.name.name;
+  m.map = "metric" + std::to_string(program.plan.metrics.size());
+  m.kind = static_cast<plan::MetricKind>(decl.kind);
+  m.help = decl.doc;
+  m.origin = origin_of(decl.range);
+  plan::MetricUpdate update;
+  update.metric = static_cast<int>(program.plan.metrics.size());
+  // The `where` and the value read event fields like a rule on the same event does.
+  ast::RuleDecl as_rule;
+  as_rule.resolved_event = event;
+  as_rule.range = decl.range;
+  if (decl.where) update.when = condition(*decl.where, as_rule, -1);
+  if (decl.value)
+    if (const auto* ref = std::get_if<ast::NameRef>(&decl.value->node)) {
+      update.value = name_value(*ref, as_rule, -1);
+      if (ref->field) m.unit = field_unit(ref->field->type.type);
+      if (update.value.kind == plan::ValueKind::Duration) m.unit = plan::FieldUnit::Ns;
+    }
+  uint32_t offset = 8;  // u32 other, u32 pad
+  for (const ast::Ident& label : decl.by) {
+    plan::MetricLabel l;
+    l.name = label.name;
+    l.offset = offset;
+    plan::Value v;
+    if (label.name == "comm") {
+      l.type = plan::FieldType::Str;
+      l.size = 16;
+      v.kind = plan::ValueKind::Comm;
+    } else if (const ast::FieldDecl* f = find_field(*event, label.name)) {
+      v = field_value(*event, *f, true);
+      l.type = v.type;
+    } else {
+      // pid, tid, cgroup; container and pod are derived from the cgroup in user space.
+      ast::NameRef ref;
+      ref.kind = ast::RefKind::Builtin;
+      ref.builtin = (label.name == "container" || label.name == "pod") ? "cgroup" : label.name;
+      v = name_value(ref, as_rule, -1);
+    }
+    offset += l.size;
+    m.labels.push_back(l);
+    update.labels.push_back(v);
+  }
+  m.key_size = offset;
+  m.value_size = 16 + (m.kind == plan::MetricKind::Hist ? 8 * plan::kHistBuckets : 0);
+  metrics_[&decl] = update.metric;
+  program.plan.metrics.push_back(std::move(m));
+  int index = static_cast<int>(program.metric_updates.size());
+  program.metric_updates.push_back(std::move(update));
+
+  const EventSites& es = event_sites(*event);
+  for (int s : es.end) {
+    auto& actions = program.sites[static_cast<size_t>(s)].actions;
+    auto end = std::find_if(actions.begin(), actions.end(), [&](const plan::Action& a) {
+      return a.kind == plan::ActionKind::SpanEnd && a.index == es.span;
+    });
+    if (es.is_span && end != actions.end())
+      end->metrics.push_back(index);
+    else
+      actions.push_back(plan::Action(plan::ActionKind::MetricUpdate, index));
+  }
+}
+
+void Lowerer::lower_window(const ast::RuleDecl& rule, uint32_t rule_id) {
+  const auto* cmp = rule.when ? std::get_if<ast::Binary>(&rule.when->node) : nullptr;
+  if (!cmp) return;
+  const ast::Expr* call_side = cmp->lhs.get();
+  const ast::Expr* value_side = cmp->rhs.get();
+  plan::Window w;
+  w.rule_id = rule_id;
+  switch (cmp->op) {
+    case ast::BinaryOp::Gt: w.compare = plan::Compare::Gt; break;
+    case ast::BinaryOp::Ge: w.compare = plan::Compare::Ge; break;
+    case ast::BinaryOp::Lt: w.compare = plan::Compare::Lt; break;
+    case ast::BinaryOp::Le: w.compare = plan::Compare::Le; break;
+    case ast::BinaryOp::Eq: w.compare = plan::Compare::Eq; break;
+    case ast::BinaryOp::Ne: w.compare = plan::Compare::Ne; break;
+    default: unsupported(rule.when->range, "a windowed condition must compare an aggregate with a value"); return;
+  }
+  if (!std::holds_alternative<ast::Call>(call_side->node)) {
+    std::swap(call_side, value_side);
+    w.compare = flip(w.compare);
+  }
+  const auto* call = std::get_if<ast::Call>(&call_side->node);
+  const auto* limit = std::get_if<ast::IntLit>(&value_side->node);
+  if (!call || !limit || call->args.empty() || !call->window) {
+    unsupported(rule.when->range, "a windowed condition must compare one aggregate over a window with a constant");
+    return;
+  }
+  if (!window_function(call->function.name, &w.function, &w.quantile)) return;
+  if (const auto* ref = std::get_if<ast::NameRef>(&call->args[0]->node)) w.metric = ref->name.str();
+  if (const auto* win = std::get_if<ast::IntLit>(&call->window->node)) w.window_ns = win->value;
+  w.threshold = static_cast<double>(limit->value);
+  program.plan.windows.push_back(std::move(w));
+}
+
+}  // namespace seam::lower
