@@ -55,6 +55,7 @@ class Builder {
   const SourceFile& source_;
   diag::Diagnostics& diags_;
   std::string module_;
+  bool where_from_comparison_ = false;  // a shorthand's `> 10ms`, which one `where` may join
 };
 
 }  // namespace seam::parse

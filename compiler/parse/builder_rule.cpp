@@ -9,6 +9,7 @@ namespace g = grammar;
 
 ast::RuleDecl Builder::rule(const Node& n) {
   ast::RuleDecl r;
+  where_from_comparison_ = false;
   r.name = ident(*n.children[0]);
   r.range = range(n);
   r.doc = doc(n);
@@ -19,6 +20,7 @@ ast::RuleDecl Builder::rule(const Node& n) {
 // `cudaStreamSynchronize > 10ms while gil_held -> alert with ustack`
 ast::RuleDecl Builder::shorthand(const Node& n) {
   ast::RuleDecl r;
+  where_from_comparison_ = false;
   r.shorthand = true;
   r.range = range(n);
   r.doc = doc(n);
@@ -52,6 +54,7 @@ ast::RuleDecl Builder::shorthand(const Node& n) {
     if (o == ">") bop = ast::BinaryOp::Gt;
     cmp->node = ast::Binary{bop, std::move(lhs), std::move(rhs)};
     r.where = std::move(cmp);
+    where_from_comparison_ = true;
   }
   return r;
 }
@@ -77,7 +80,8 @@ void Builder::rule_clause(const Node& c, ast::RuleDecl& r) {
     duplicate = r.event.has_value();
     if (!duplicate) r.event = qualname(*c.children[0]);
   } else if (c.is_type<g::where_clause>()) {
-    if (r.where && r.shorthand) {
+    if (r.where && where_from_comparison_) {
+      where_from_comparison_ = false;
       // `ev > 10ms where x`: both conditions hold.
       auto both = std::make_unique<ast::Expr>();
       ast::ExprPtr rhs = expr(*c.children[0]);

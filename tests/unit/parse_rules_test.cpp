@@ -190,6 +190,12 @@ TEST(ParseRules, DuplicateClauses) {
   const auto& r = p->only<ast::RuleDecl>();
   EXPECT_EQ(r.event->str(), "a");  // the first one is kept
   EXPECT_EQ(r.limit->count, 1);
+
+  // A shorthand's leading comparison joins one `where`; a second `where` is a duplicate.
+  auto q = parse("x > 1ms where a where b -> alert");
+  EXPECT_EQ(q->messages(),
+            (std::vector<std::string>{
+                "E0203 1:17 duplicate 'where' clause in rule 'x_L1'; each clause may appear once"}));
 }
 
 TEST(ParseRules, LimitNeedsATimeUnit) {
