@@ -1,0 +1,190 @@
+#include "runtime/metrics/http_server.hpp"
+
+#include <netdb.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+namespace seam::runtime::metrics {
+
+namespace {
+
+constexpr size_t kMaxRequestBytes = 8192;
+constexpr int kClientTimeoutMs = 2000;  // a slow client holds the single thread at most this long
+
+const char* reason_phrase(int status) {
+  switch (status) {
+    case 200:
+      return "OK";
+    case 400:
+      return "Bad Request";
+    case 404:
+      return "Not Found";
+    case 405:
+      return "Method Not Allowed";
+    case 431:
+      return "Request Header Fields Too Large";
+    default:
+      return "Internal Server Error";
+  }
+}
+
+bool send_all(int fd, const std::string& data) {
+  size_t sent = 0;
+  while (sent < data.size()) {
+    pollfd p{fd, POLLOUT, 0};
+    if (poll(&p, 1, kClientTimeoutMs) <= 0) return false;
+    ssize_t n = send(fd, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (n <= 0) return false;
+    sent += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+// "host:port" or "[v6]:port" into its parts.
+bool split_listen(const std::string& listen, std::string* host, std::string* port) {
+  if (!listen.empty() && listen[0] == '[') {
+    size_t close = listen.find(']');
+    if (close == std::string::npos || close + 1 >= listen.size() || listen[close + 1] != ':') return false;
+    *host = listen.substr(1, close - 1);
+    *port = listen.substr(close + 2);
+  } else {
+    size_t colon = listen.rfind(':');
+    if (colon == std::string::npos) return false;
+    *host = listen.substr(0, colon);
+    *port = listen.substr(colon + 1);
+  }
+  if (port->empty() || port->find_first_not_of("0123456789") != std::string::npos || port->size() > 5)
+    return false;
+  return std::stoi(*port) <= 65535;
+}
+
+}  // namespace
+
+HttpResponse route_request(const std::string& request, const std::function<std::string()>& metrics_body) {
+  size_t line_end = request.find("\r\n");
+  std::string line = request.substr(0, line_end);
+  size_t sp1 = line.find(' ');
+  size_t sp2 = sp1 == std::string::npos ? std::string::npos : line.find(' ', sp1 + 1);
+  if (sp2 == std::string::npos || line.compare(sp2 + 1, 5, "HTTP/") != 0)
+    return {400, "text/plain; charset=utf-8", "bad request\n"};
+  std::string method = line.substr(0, sp1);
+  std::string target = line.substr(sp1 + 1, sp2 - sp1 - 1);
+  std::string path = target.substr(0, target.find('?'));
+  if (path != "/metrics" && path != "/healthz") return {404, "text/plain; charset=utf-8", "not found\n"};
+  if (method != "GET") return {405, "text/plain; charset=utf-8", "only GET\n"};
+  if (path == "/healthz") return {200, "text/plain; charset=utf-8", "ok\n"};
+  return {200, "text/plain; version=0.0.4; charset=utf-8", metrics_body ? metrics_body() : ""};
+}
+
+std::string serialize_response(const HttpResponse& r) {
+  std::string out = "HTTP/1.1 " + std::to_string(r.status) + " " + reason_phrase(r.status) + "\r\n";
+  out += "Content-Type: " + r.content_type + "\r\n";
+  out += "Content-Length: " + std::to_string(r.body.size()) + "\r\n";
+  if (r.status == 405) out += "Allow: GET\r\n";
+  out += "Connection: close\r\n\r\n";
+  return out + r.body;
+}
+
+std::optional<std::string> HttpServer::start(const std::string& listen,
+                                             std::function<std::string()> metrics_body) {
+  if (thread_.joinable()) return "the metrics server is already running";
+  std::string host, port;
+  if (!split_listen(listen, &host, &port)) return "--listen " + listen + ": expected HOST:PORT";
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE;
+  addrinfo* found = nullptr;
+  if (int rc = getaddrinfo(host.empty() ? nullptr : host.c_str(), port.c_str(), &hints, &found); rc != 0)
+    return "--listen " + listen + ": " + gai_strerror(rc);
+  std::string error = "--listen " + listen + ": no address";
+  for (addrinfo* a = found; a; a = a->ai_next) {
+    int fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+    if (fd < 0) continue;
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (bind(fd, a->ai_addr, a->ai_addrlen) == 0 && ::listen(fd, 16) == 0) {
+      listen_fd_ = fd;
+      break;
+    }
+    error = "--listen " + listen + ": " + std::strerror(errno);
+    close(fd);
+  }
+  freeaddrinfo(found);
+  if (listen_fd_ < 0) return error;
+  sockaddr_storage bound{};
+  socklen_t len = sizeof bound;
+  getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&bound), &len);
+  port_ = ntohs(bound.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port
+                                            : reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
+  wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (wake_fd_ < 0) {
+    close(listen_fd_);
+    listen_fd_ = -1;
+    return std::string("eventfd: ") + std::strerror(errno);
+  }
+  metrics_body_ = std::move(metrics_body);
+  thread_ = std::thread([this] { serve(); });
+  return std::nullopt;
+}
+
+void HttpServer::stop() {
+  if (thread_.joinable()) {
+    uint64_t one = 1;
+    [[maybe_unused]] ssize_t n = write(wake_fd_, &one, sizeof one);
+    thread_.join();
+  }
+  if (listen_fd_ >= 0) close(listen_fd_);
+  if (wake_fd_ >= 0) close(wake_fd_);
+  listen_fd_ = wake_fd_ = -1;
+}
+
+void HttpServer::serve() {
+  for (;;) {
+    pollfd fds[2] = {{listen_fd_, POLLIN, 0}, {wake_fd_, POLLIN, 0}};
+    if (poll(fds, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      return;
+    }
+    if (fds[1].revents) return;
+    if (!(fds[0].revents & POLLIN)) continue;
+    int client = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+    if (client < 0) continue;
+    handle(client);
+    close(client);
+  }
+}
+
+void HttpServer::handle(int client) {
+  using Clock = std::chrono::steady_clock;
+  auto deadline = Clock::now() + std::chrono::milliseconds(kClientTimeoutMs);
+  std::string request;
+  char buf[2048];
+  // Read up to the end of the headers; a request body, if any, is ignored.
+  while (request.find("\r\n\r\n") == std::string::npos) {
+    if (request.size() > kMaxRequestBytes) {
+      send_all(client, serialize_response({431, "text/plain; charset=utf-8", "request too large\n"}));
+      return;
+    }
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    pollfd p{client, POLLIN, 0};
+    if (left <= 0 || poll(&p, 1, static_cast<int>(left)) <= 0) return;
+    ssize_t n = recv(client, buf, sizeof buf, 0);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (n <= 0) return;
+    request.append(buf, static_cast<size_t>(n));
+  }
+  ++requests_;
+  send_all(client, serialize_response(route_request(request, metrics_body_)));
+  shutdown(client, SHUT_WR);
+}
+
+}  // namespace seam::runtime::metrics

@@ -1,0 +1,289 @@
+#include "runtime/metrics/metrics_engine.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include "runtime/metrics/prometheus_writer.hpp"
+#include "runtime/metrics/series_key.hpp"
+#include "runtime/metrics/window_math.hpp"
+
+namespace seam::runtime::metrics {
+
+namespace {
+
+constexpr int64_t kSpacingDivisor = 16;  // snapshots kept per shortest window (see SnapshotHistory)
+
+// Prometheus wants base units: seconds for durations, bytes as they are. Dividing (not multiplying
+// by 1e-9) gives the double nearest to the exact bound, so 2^30 ns prints as 1.073741824.
+double base_unit_divisor(plan::FieldUnit unit) {
+  return unit == plan::FieldUnit::Ns ? 1e9 : 1.0;
+}
+
+SeriesValues sum_over_cpus(const plan::Metric& metric, const PerCpuEntry& entry, uint32_t cpus) {
+  size_t words = (metric.value_size + 7) / 8;
+  std::vector<uint64_t> total(words, 0);
+  for (uint32_t cpu = 0; cpu < cpus; ++cpu)
+    for (size_t w = 0; w < words; ++w) total[w] += entry.values[cpu * words + w];
+  SeriesValues values;
+  if (words >= 1) values.count = total[0];
+  if (words >= 2) values.sum = total[1];
+  if (metric.kind == plan::MetricKind::Hist && words >= 2 + plan::kHistBuckets)
+    values.buckets.assign(total.begin() + 2, total.begin() + 2 + plan::kHistBuckets);
+  return values;
+}
+
+// The change since `old`; a series whose count went down was reset (a reload) and counts whole.
+SeriesDelta delta_between(const SeriesValues& now, const SeriesValues* old, double seconds) {
+  SeriesDelta d;
+  d.seconds = seconds;
+  bool reset = old && now.count < old->count;
+  if (!old || reset) {
+    d.count = now.count;
+    d.sum = now.sum;
+    d.buckets = now.buckets;
+    return d;
+  }
+  d.count = now.count - old->count;
+  d.sum = now.sum >= old->sum ? now.sum - old->sum : now.sum;
+  d.buckets = now.buckets;
+  for (size_t i = 0; i < d.buckets.size() && i < old->buckets.size(); ++i)
+    d.buckets[i] = d.buckets[i] >= old->buckets[i] ? d.buckets[i] - old->buckets[i] : d.buckets[i];
+  return d;
+}
+
+std::string sanitize_name(const std::string& name) {
+  std::string out = name;
+  for (char& c : out)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) c = '_';
+  return out;
+}
+
+}  // namespace
+
+MetricsEngine::MetricsEngine(const plan::Plan& plan, std::function<int(const std::string& map_name)> map_fd)
+    : MetricsEngine(plan, bpf_map_reader(std::move(map_fd))) {}
+
+MetricsEngine::MetricsEngine(const plan::Plan& plan, std::unique_ptr<MetricMapReader> reader)
+    : windows_(plan.windows), reader_(std::move(reader)) {
+  for (const plan::Metric& metric : plan.metrics) {
+    int64_t longest = 0, shortest = 0;
+    for (const plan::Window& w : plan.windows) {
+      if (w.metric != metric.name || w.window_ns <= 0) continue;
+      longest = std::max(longest, w.window_ns);
+      shortest = shortest == 0 ? w.window_ns : std::min(shortest, w.window_ns);
+    }
+    uint64_t max_entries = metric.max_series + 1;  // the overflow series has a key of its own
+    for (const plan::Map& map : plan.maps)
+      if (map.name == metric.map) max_entries = map.max_entries;
+    metrics_.push_back(
+        MetricState{metric, max_entries, SnapshotHistory(longest, shortest / kSpacingDivisor), {}});
+  }
+}
+
+void MetricsEngine::sample(int64_t now_ns) {
+  // Read the maps outside the lock: the HTTP thread keeps serving the previous samples meanwhile.
+  std::vector<std::optional<MapContents>> read(metrics_.size());
+  std::vector<std::string> errors(metrics_.size());
+  for (size_t i = 0; i < metrics_.size(); ++i) read[i] = reader_->read(metrics_[i].metric, &errors[i]);
+
+  std::lock_guard lock(mutex_);
+  for (size_t i = 0; i < metrics_.size(); ++i) {
+    MetricState& state = metrics_[i];
+    const plan::Metric& metric = state.metric;
+    if (!read[i]) {
+      ++read_errors_;
+      last_error_ = errors[i];
+      continue;
+    }
+    size_t words = (metric.value_size + 7) / 8;
+    auto series = std::make_shared<SeriesMap>();
+    for (const PerCpuEntry& entry : read[i]->entries) {
+      if (entry.values.size() < words * read[i]->cpus) continue;  // a reader bug: never guess
+      (*series)[entry.key] = sum_over_cpus(metric, entry, read[i]->cpus);
+    }
+    state.latest.clear();
+    for (const auto& [key, values] : *series)
+      state.latest.push_back(
+          Series{decode_labels(metric, key), values.count, values.sum, values.buckets, is_other_key(key)});
+    std::stable_sort(state.latest.begin(), state.latest.end(), [](const Series& a, const Series& b) {
+      return a.other != b.other ? b.other : a.labels < b.labels;
+    });
+    state.history.add(Snapshot{now_ns, std::move(series)});
+  }
+}
+
+const std::vector<Series>& MetricsEngine::series(const std::string& metric) const {
+  static const std::vector<Series> none;
+  for (const MetricState& state : metrics_)
+    if (state.metric.name == metric) return state.latest;
+  return none;
+}
+
+std::vector<MetricsEngine::WindowResult> MetricsEngine::evaluate(int64_t now_ns) {
+  std::lock_guard lock(mutex_);
+  std::vector<WindowResult> results;
+  for (const plan::Window& window : windows_) {
+    auto state = std::find_if(metrics_.begin(), metrics_.end(),
+                              [&](const MetricState& s) { return s.metric.name == window.metric; });
+    if (state == metrics_.end()) continue;
+    const Snapshot* newest = state->history.newest();
+    if (!newest || now_ns - newest->time_ns > window.window_ns) continue;
+    const Snapshot* base = state->history.baseline(now_ns - window.window_ns);
+    if (!base) continue;
+    double seconds = static_cast<double>(newest->time_ns - base->time_ns) / 1e9;
+    for (const auto& [key, values] : *newest->series) {
+      auto old = base->series->find(key);
+      SeriesDelta delta = delta_between(values, old == base->series->end() ? nullptr : &old->second, seconds);
+      std::optional<double> value = window_value(window, delta);
+      if (!value || !compare_holds(window.compare, *value, window.threshold)) continue;
+      results.push_back(WindowResult{window.rule_id, *value, window_unit(window.function, state->metric.unit),
+                                     decode_labels(state->metric, key)});
+    }
+  }
+  return results;
+}
+
+uint64_t MetricsEngine::read_errors() const {
+  std::lock_guard lock(mutex_);
+  return read_errors_;
+}
+
+std::string MetricsEngine::last_error() const {
+  std::lock_guard lock(mutex_);
+  return last_error_;
+}
+
+void MetricsEngine::write_metric(PrometheusWriter& out, const MetricState& state) const {
+  const plan::Metric& m = state.metric;
+  std::string name = "seam_" + sanitize_name(m.name);
+  std::string help = m.help.empty() ? "seam metric " + m.name + " (" + m.origin + ")" : m.help;
+  double divisor = base_unit_divisor(m.unit);
+  switch (m.kind) {
+    case plan::MetricKind::Count:
+      out.family(name + "_total", "counter", help);
+      for (const Series& s : state.latest) out.sample(name + "_total", s.labels, s.count);
+      return;
+    case plan::MetricKind::Sum:
+      out.family(name, "summary", help);
+      for (const Series& s : state.latest) {
+        out.sample(name + "_sum", s.labels, static_cast<double>(s.sum) / divisor);
+        out.sample(name + "_count", s.labels, s.count);
+      }
+      return;
+    case plan::MetricKind::Hist:
+      break;
+  }
+  // Buckets up to the highest one any series has used: counts only grow, so the set of `le`
+  // bounds only grows too, and an idle metric is not 64 lines per series.
+  size_t top = 0;
+  bool any = false;
+  for (const Series& s : state.latest)
+    for (size_t i = 0; i < s.buckets.size(); ++i)
+      if (s.buckets[i]) top = std::max(top, i), any = true;
+  out.family(name, "histogram", help);
+  for (const Series& s : state.latest) {
+    Labels labels = s.labels;
+    labels.emplace_back("le", "");
+    uint64_t cumulative = 0;
+    for (size_t i = 0; any && i <= top && i < s.buckets.size(); ++i) {
+      cumulative += s.buckets[i];
+      labels.back().second = format_number(std::ldexp(1.0, static_cast<int>(i)) / divisor);
+      out.sample(name + "_bucket", labels, cumulative);
+    }
+    // The kernel bumps count and bucket apart: never let +Inf fall below a finite bucket.
+    uint64_t count = std::max(s.count, cumulative);
+    labels.back().second = "+Inf";
+    out.sample(name + "_bucket", labels, count);
+    out.sample(name + "_sum", s.labels, static_cast<double>(s.sum) / divisor);
+    out.sample(name + "_count", s.labels, count);
+  }
+}
+
+void MetricsEngine::write_self(PrometheusWriter& out, const SelfStats& self) const {
+  auto per_rule = [&](const std::string& name, const std::string& help, uint64_t RuleStats::*field) {
+    if (self.rules.empty()) return;
+    out.family(name, "counter", help);
+    for (const RuleStats& r : self.rules) out.sample(name, {{"rule", r.rule}}, r.*field);
+  };
+  per_rule("seam_rule_records_total", "Records emitted by the rule's probes and read by seam.",
+           &RuleStats::records);
+  per_rule("seam_rule_dropped_total", "Records of the rule lost because the ring buffer was full.",
+           &RuleStats::dropped);
+  per_rule("seam_rule_alerts_total", "Alerts written for the rule.", &RuleStats::alerts);
+  per_rule("seam_rule_suppressed_total", "Alerts of the rule held back by limits or grouping.",
+           &RuleStats::suppressed);
+
+  auto gauge = [&](const std::string& name, const std::string& help, double value) {
+    out.family(name, "gauge", help);
+    out.sample(name, {}, value);
+  };
+  gauge("seam_probes_attached", "Probes attached now.", static_cast<double>(self.probes_attached));
+  gauge("seam_probes_failed", "Probes that could not be attached.", static_cast<double>(self.probes_failed));
+  gauge("seam_library_files_attached", "Library files with probes attached.",
+        static_cast<double>(self.library_files_attached));
+  gauge("seam_compile_seconds", "Time to compile the rules.", self.compile_ms / 1e3);
+  gauge("seam_load_seconds", "Time to load the BPF object.", self.load_ms / 1e3);
+  gauge("seam_ringbuf_size_bytes", "Size of the ring buffer.", static_cast<double>(self.ringbuf_bytes));
+  if (self.ringbuf_fill)
+    gauge("seam_ringbuf_fill_ratio", "Ring buffer fill at the last look (0..1).", *self.ringbuf_fill);
+
+  std::vector<MapFill> maps = self.maps;
+  for (const MetricState& state : metrics_) {
+    uint64_t entries = state.history.newest() ? state.history.newest()->series->size() : 0;
+    maps.push_back(MapFill{state.metric.map, entries, state.max_entries, std::nullopt});
+  }
+  if (!maps.empty()) {
+    out.family("seam_map_entries", "gauge", "Entries in the BPF map.");
+    for (const MapFill& m : maps) out.sample("seam_map_entries", {{"map", m.map}}, m.entries);
+    out.family("seam_map_max_entries", "gauge", "Capacity of the BPF map.");
+    for (const MapFill& m : maps) out.sample("seam_map_max_entries", {{"map", m.map}}, m.max_entries);
+  }
+  bool evictions = std::any_of(maps.begin(), maps.end(), [](const MapFill& m) { return m.evictions; });
+  if (evictions) {
+    out.family("seam_map_evictions_total", "counter", "Entries evicted from the BPF map.");
+    for (const MapFill& m : maps)
+      if (m.evictions) out.sample("seam_map_evictions_total", {{"map", m.map}}, *m.evictions);
+  }
+
+  // Output counters, one family per counter name, in the order first seen.
+  std::vector<std::string> names;
+  for (const OutputCounter& c : self.outputs) {
+    std::string name = "seam_output_" + sanitize_name(c.counter) + (c.gauge ? "" : "_total");
+    if (std::find(names.begin(), names.end(), name) != names.end()) continue;
+    names.push_back(name);
+    out.family(name, c.gauge ? "gauge" : "counter", "Output " + c.counter + ", per output.");
+    for (const OutputCounter& d : self.outputs) {
+      if ("seam_output_" + sanitize_name(d.counter) + (d.gauge ? "" : "_total") != name) continue;
+      Labels labels{{"output", d.output}};
+      if (!d.reason.empty()) labels.emplace_back("reason", d.reason);
+      out.sample(name, labels, d.value);
+    }
+  }
+
+  out.family("seam_rule_reload_errors_total", "counter",
+             "Rule files that failed to check or compile on reload.");
+  out.sample("seam_rule_reload_errors_total", {}, self.reload_errors);
+  out.family("seam_metric_read_errors_total", "counter", "Failed reads of metric maps.");
+  out.sample("seam_metric_read_errors_total", {}, read_errors_);
+}
+
+std::string MetricsEngine::prometheus_text(const SelfStats& self) const {
+  std::lock_guard lock(mutex_);
+  PrometheusWriter out;
+  for (const MetricState& state : metrics_) write_metric(out, state);
+  if (!metrics_.empty()) {
+    out.family("seam_metric_overflow_total", "counter",
+               "Updates folded into the metric's `other` series because its map was full.");
+    for (const MetricState& state : metrics_) {
+      uint64_t folded = 0;
+      for (const Series& s : state.latest)
+        if (s.other) folded += s.count;
+      out.sample("seam_metric_overflow_total", {{"metric", state.metric.name}}, folded);
+    }
+  }
+  write_self(out, self);
+  return out.text();
+}
+
+}  // namespace seam::runtime::metrics

@@ -1,0 +1,50 @@
+#pragma once
+// seam's own health, gathered by the session from the stages that count it and served with the
+// rule metrics. Every field is optional in spirit: zero or empty is exposed as such.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace seam::runtime::metrics {
+
+struct RuleStats {
+  std::string rule;
+  uint64_t records = 0;     // records the rule's programs emitted and seam read
+  uint64_t dropped = 0;     // records lost because the ring buffer was full
+  uint64_t alerts = 0;      // alerts written
+  uint64_t suppressed = 0;  // alerts held back by `limit` or grouping
+};
+
+struct MapFill {
+  std::string map;
+  uint64_t entries = 0;
+  uint64_t max_entries = 0;
+  std::optional<uint64_t> evictions;  // where measurable
+};
+
+// One counter of one output: {"ops", "delivered", 12}. `gauge` for values that go down
+// (queue_depth, spool_bytes); `reason` adds a reason label (drops).
+struct OutputCounter {
+  std::string output;
+  std::string counter;
+  uint64_t value = 0;
+  bool gauge = false;
+  std::string reason;
+};
+
+struct SelfStats {
+  std::vector<RuleStats> rules;
+  uint64_t probes_attached = 0;
+  uint64_t probes_failed = 0;
+  uint64_t library_files_attached = 0;
+  double compile_ms = 0;
+  double load_ms = 0;
+  uint64_t ringbuf_bytes = 0;
+  std::optional<double> ringbuf_fill;  // 0..1 at the last look, where known
+  std::vector<MapFill> maps;           // the engine adds its metric maps itself
+  std::vector<OutputCounter> outputs;
+  uint64_t reload_errors = 0;
+};
+
+}  // namespace seam::runtime::metrics

@@ -1,0 +1,17 @@
+#pragma once
+// A metric map's key, {u32 other; u32 pad; labels at their offsets}, as label names and values.
+#include <string>
+
+#include "compiler/plan/plan.hpp"
+#include "runtime/metrics/series.hpp"
+
+namespace seam::runtime::metrics {
+
+// True for the overflow series (other == 1): the kernel folds updates there when the map is full.
+bool is_other_key(const std::string& key);
+
+// Label values in the metric's label order: comm (a char array) up to its first NUL, numbers in
+// decimal; every value "other" for the overflow series. Bytes past the key's end read as zero.
+Labels decode_labels(const plan::Metric& metric, const std::string& key);
+
+}  // namespace seam::runtime::metrics
