@@ -314,6 +314,16 @@ int Lowerer::correlation_index(const ast::EventDecl& event) {
   return index;
 }
 
+// `where pending > 60s`: the bound, or 0 when the rule does not test `pending`.
+int64_t pending_bound(const ast::RuleDecl& rule) {
+  const auto* cmp = rule.where ? std::get_if<ast::Binary>(&rule.where->node) : nullptr;
+  if (!cmp || (cmp->op != ast::BinaryOp::Gt && cmp->op != ast::BinaryOp::Ge)) return 0;
+  const auto* ref = std::get_if<ast::NameRef>(&cmp->lhs->node);
+  const auto* lit = std::get_if<ast::IntLit>(&cmp->rhs->node);
+  if (!ref || !lit || ref->kind != ast::RefKind::Builtin || ref->builtin != "pending") return 0;
+  return lit->value;
+}
+
 void Lowerer::lower_rule(const ast::RuleDecl& rule, const std::string& file) {
   uint32_t id = static_cast<uint32_t>(program.plan.rules.size());
   plan::Rule r;
@@ -341,6 +351,13 @@ void Lowerer::lower_rule(const ast::RuleDecl& rule, const std::string& file) {
   if (r.message.empty()) {  // no message written: say what happened
     r.message.push_back({false, r.event + (event->is_span ? " took " : " fired")});
     if (event->is_span) r.message.push_back({true, "duration"});
+  }
+  if (int64_t pending = pending_bound(rule); pending > 0 && event->is_span) {
+    // A hang shows as a span that never ends: user space scans the in-flight map for it.
+    r.pending_ns = pending;
+    r.pending_map = program.spans.at(static_cast<size_t>(event_sites(*event).span)).map;
+    program.plan.rules.push_back(std::move(r));
+    return;
   }
   program.plan.rules.push_back(std::move(r));
   const EventSites& es = event_sites(*event);

@@ -102,6 +102,10 @@ struct Rule {
   int64_t limit_count = 0;  // 0: no limit
   int64_t limit_per_ns = 0;
   bool windowed = false;  // evaluated in user space over metrics (when ... over)
+  // `where pending > D`: spans begun and not ended after D, found by scanning the span's
+  // in-flight map (its value starts with u64 start_ns, CLOCK_MONOTONIC) in user space.
+  int64_t pending_ns = 0;
+  std::string pending_map;
 };
 
 enum class MapType { Hash, LruHash, Array, PercpuArray, Ringbuf, StackTrace };

@@ -13,6 +13,7 @@
 #include "runtime/load/loaded_object.hpp"
 #include "runtime/output/alert_pipeline.hpp"
 #include "runtime/run/event_reader.hpp"
+#include "runtime/run/pending_scanner.hpp"
 #include "runtime/run/probe_attacher.hpp"
 #include "runtime/run/stack_symbolizer.hpp"
 
@@ -156,6 +157,9 @@ SessionResult run_session(SessionOptions options) {
     }
   };
 
+  PendingScanner pending(plan, [&](const std::string& name) { return object.map_fd(name); });
+  auto emit_user_space = [&](uint32_t rule_id, Alert& alert) { pipeline.write_alert(rule_id, alert); };
+
   int64_t deadline = options.duration_ms > 0 ? started + options.duration_ms : 0;
   int64_t next_rescan = now_ms() + options.rescan_ms, next_drops = now_ms() + 1000;
   while (!(options.stop && options.stop->load()) && !(deadline && now_ms() >= deadline)) {
@@ -173,6 +177,7 @@ SessionResult run_session(SessionOptions options) {
     }
     if (now >= next_drops) {
       report_drops();
+      if (!pending.empty()) pending.scan(emit_user_space);
       next_drops = now + 1000;
     }
     pipeline.flush();
