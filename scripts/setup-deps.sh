@@ -11,6 +11,7 @@ packages=(
   tao-pegtl-dev nlohmann-json3-dev libcli11-dev    # parser, layouts and JSON output, command line
   libgtest-dev googletest                          # tests
   libcurl4-openssl-dev                             # webhooks
+  prometheus-alertmanager                          # tests: a real Alertmanager fed by the webhook output
   prometheus                                       # tests: a real Prometheus scraping seam; promtool check metrics
   python3
 )

@@ -124,14 +124,18 @@ Result<WebhookOptions> parse_webhook_spec(std::string_view spec, const GetEnv& g
         o.format = WebhookFormat::Alertmanager;
       else
         return bad("json or alertmanager");
-    } else if (key == "header") {
+    } else if (key == "header" || key == "pods_header") {
       size_t colon = value.find(':');
-      if (colon == std::string_view::npos || colon == 0) return bad("header=Name:VALUE");
+      if (colon == std::string_view::npos || colon == 0) return bad("Name:VALUE");
       std::string_view shown = value.substr(colon + 1);
       while (!shown.empty() && shown.front() == ' ') shown.remove_prefix(1);
       auto expanded = expand_env(shown, getenv);
-      if (!expanded) return Error{"webhook option 'header': " + expanded.error()};
-      o.headers.push_back({std::string(value.substr(0, colon)), std::move(*expanded), std::string(shown)});
+      if (!expanded) return Error{"webhook option '" + std::string(key) + "': " + expanded.error()};
+      (key == "header" ? o.headers : o.pods_headers)
+          .push_back({std::string(value.substr(0, colon)), std::move(*expanded), std::string(shown)});
+    } else if (key == "pods") {
+      if (!value.starts_with("http://") && !value.starts_with("https://")) return bad("an http(s) URL");
+      o.pods_url = std::string(value);
     } else if (key == "batch") {
       if (!parse_uint(value, n) || n == 0) return bad("a number of alerts > 0");
       o.batch_max = n;
@@ -161,9 +165,10 @@ Result<WebhookOptions> parse_webhook_spec(std::string_view spec, const GetEnv& g
     } else if (key == "instance") {
       o.instance = std::string(value);
     } else {
-      return Error{"unknown webhook option '" + std::string(key) +
-                   "' (expected format, header, insecure, batch, batch_wait, timeout, queue, retry, "
-                   "retry_max, attempts, spool, spool_bytes, drain, resolve, generator, instance)"};
+      return Error{
+          "unknown webhook option '" + std::string(key) +
+          "' (expected format, header, insecure, batch, batch_wait, timeout, queue, retry, "
+          "retry_max, attempts, spool, spool_bytes, drain, resolve, generator, instance, pods, pods_header)"};
     }
   }
   if (o.timeout.count() == 0) return Error{"webhook option 'timeout': must be more than 0"};

@@ -42,6 +42,10 @@ struct WebhookOptions {
   std::chrono::seconds resolve_timeout{300};  // Alertmanager endsAt = startsAt + this
   std::string generator_url;                  // Alertmanager generatorURL prefix; "" : seam://INSTANCE/
   std::string instance;                       // Alertmanager `instance` label; "" : this host's name
+
+  // Pod names for identity labels: a kubelet-like PodList URL, and headers for it ($VAR expanded).
+  std::string pods_url;
+  std::vector<WebhookHeader> pods_headers;
 };
 
 using GetEnv = std::function<const char*(const char* name)>;

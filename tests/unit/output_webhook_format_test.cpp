@@ -41,7 +41,8 @@ TEST(OutputWebhookOptions, ParsesEveryOption) {
   auto o = parse_webhook_spec(
       "https://am.example:9093,format=alertmanager,header=Authorization:Bearer ${TOKEN},header=X-Team:gpu,"
       "insecure,batch=50,batch_wait=1s,timeout=250ms,queue=99,retry=100ms,retry_max=1m,attempts=4,"
-      "spool=/var/spool/seam,spool_bytes=8MiB,drain=3s,resolve=10m,generator=https://g/,instance=node1",
+      "spool=/var/spool/seam,spool_bytes=8MiB,drain=3s,resolve=10m,generator=https://g/,instance=node1,"
+      "pods=https://127.0.0.1:10250/pods,pods_header=Authorization:Bearer $TOKEN",
       getenv);
   ASSERT_TRUE(o.ok()) << o.error();
   EXPECT_EQ(o->url, "https://am.example:9093");
@@ -65,6 +66,9 @@ TEST(OutputWebhookOptions, ParsesEveryOption) {
   EXPECT_EQ(o->resolve_timeout, 600s);
   EXPECT_EQ(o->generator_url, "https://g/");
   EXPECT_EQ(o->instance, "node1");
+  EXPECT_EQ(o->pods_url, "https://127.0.0.1:10250/pods");
+  ASSERT_EQ(o->pods_headers.size(), 1u);
+  EXPECT_EQ(o->pods_headers[0].value, "Bearer abc");
 }
 
 TEST(OutputWebhookOptions, DefaultsAreSafe) {
@@ -86,6 +90,8 @@ TEST(OutputWebhookOptions, ErrorsSayWhatIsWrongWithoutSecrets) {
   EXPECT_EQ(
       parse_webhook_spec("http://h,header=Authorization:Bearer $NOPE", no_env).error(),
       "webhook option 'header': header 'Bearer $NOPE' needs environment variable $NOPE, which is not set");
+  EXPECT_EQ(parse_webhook_spec("http://h,pods=/pods", no_env).error(),
+            "webhook option 'pods': expected an http(s) URL");
   EXPECT_EQ(parse_webhook_spec("http://h,timeout=fast", no_env).error(),
             "webhook option 'timeout': expected a duration (250ms, 5s, 5m)");
   EXPECT_NE(parse_webhook_spec("http://h,colour=red", no_env).error().find("unknown webhook option 'colour'"),

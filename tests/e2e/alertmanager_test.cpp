@@ -1,0 +1,217 @@
+// seam feeding a real Alertmanager (Debian's prometheus-alertmanager) on loopback: alerts POSTed
+// by the webhook sink, and alerts from a rule firing under `seam run`, are read back from
+// Alertmanager's own API with their labels. Skipped only where the binary is missing outside CI
+// (scripts/setup-deps.sh installs it; under CI=true it must run).
+#include <curl/curl.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fcntl.h>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "runtime/output/webhook_sink.hpp"
+#include "support/seam_process.hpp"
+#include "support/test_support.hpp"
+
+namespace seam::test {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr const char* kAlertmanager = "/usr/bin/prometheus-alertmanager";
+
+int free_port() {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  socklen_t len = sizeof addr;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  close(fd);
+  return ntohs(addr.sin_port);
+}
+
+size_t append_body(char* data, size_t size, size_t count, void* user) {
+  static_cast<std::string*>(user)->append(data, size * count);
+  return size * count;
+}
+
+// GET url: the body of a 200 answer, "" otherwise.
+std::string http_get(const std::string& url) {
+  CURL* c = curl_easy_init();
+  std::string body;
+  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, 2000L);
+  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, append_body);
+  curl_easy_setopt(c, CURLOPT_WRITEDATA, &body);
+  long status = 0;
+  if (curl_easy_perform(c) == CURLE_OK) curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+  curl_easy_cleanup(c);
+  return status == 200 ? body : "";
+}
+
+// Alertmanager with a null receiver, temp storage, no clustering, on a free loopback port.
+class Alertmanager {
+ public:
+  explicit Alertmanager(const TempDir& dir) {
+    std::string config = dir.write(
+        "alertmanager.yml", "route:\n  receiver: 'null'\n  group_wait: 1s\nreceivers:\n  - name: 'null'\n");
+    std::filesystem::create_directories(dir.path() + "/am-data");
+    log_ = dir.path() + "/alertmanager.log";
+    port_ = free_port();
+    pid_ = fork();
+    if (pid_ == 0) {
+      int fd = open(log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      dup2(fd, 1);
+      dup2(fd, 2);
+      std::string listen = "--web.listen-address=127.0.0.1:" + std::to_string(port_);
+      std::string cfg = "--config.file=" + config;
+      std::string storage = "--storage.path=" + dir.path() + "/am-data";
+      execl(kAlertmanager, kAlertmanager, cfg.c_str(), storage.c_str(), listen.c_str(),
+            "--cluster.listen-address=", static_cast<char*>(nullptr));
+      _exit(127);
+    }
+  }
+  ~Alertmanager() {
+    kill(pid_, SIGTERM);
+    if (!wait_until([&] { return waitpid(pid_, nullptr, WNOHANG) == pid_; }, 10s)) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+  }
+  std::string url(const std::string& path = "") const {
+    return "http://127.0.0.1:" + std::to_string(port_) + path;
+  }
+  bool wait_ready() const {
+    return wait_until([&] { return !http_get(url("/-/ready")).empty(); }, 30s);
+  }
+  std::string log() const { return read_file(log_); }
+  // The alert whose alertname is `rule`, once Alertmanager lists it (null when the deadline passes).
+  nlohmann::json wait_for_alert(const std::string& rule, std::chrono::milliseconds timeout) const {
+    nlohmann::json found;
+    wait_until(
+        [&] {
+          auto alerts = nlohmann::json::parse(http_get(url("/api/v2/alerts")), nullptr, false);
+          if (!alerts.is_array()) return false;
+          for (const auto& a : alerts)
+            if (a["labels"].value("alertname", "") == rule) found = a;
+          return !found.is_null();
+        },
+        timeout);
+    return found;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int port_ = 0;
+  std::string log_;
+};
+
+#define REQUIRE_ALERTMANAGER()                                                                  \
+  do {                                                                                          \
+    if (access(kAlertmanager, X_OK) != 0) {                                                     \
+      if (in_ci()) FAIL() << kAlertmanager << " is missing: scripts/setup-deps.sh installs it"; \
+      GTEST_SKIP() << "needs " << kAlertmanager << " (package prometheus-alertmanager)";        \
+    }                                                                                           \
+  } while (0)
+
+runtime::Alert alert(const std::string& rule, uint32_t pid) {
+  runtime::Alert a;
+  a.time_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                  std::chrono::system_clock::now().time_since_epoch())
+                  .count();
+  a.severity = plan::Severity::Error;
+  a.rule = rule;
+  a.file = "rules/e2e.seam";
+  a.line = 4;
+  a.message = "slow sync in pid " + std::to_string(pid);
+  a.pid = pid;
+  a.comm = "trainer";
+  a.cgroup = 1;
+  a.stacks = {{"ustack", false, {{0x7f00, "cudaStreamSynchronize", 0, "libcudart.so.12"}}}};
+  return a;
+}
+
+TEST(Alertmanager, AlertsFromTheSinkAreListedWithTheirLabels) {
+  REQUIRE_ALERTMANAGER();
+  TempDir dir;
+  Alertmanager am(dir);
+  ASSERT_TRUE(am.wait_ready()) << am.log();
+  auto options =
+      runtime::parse_webhook_spec(am.url() + ",format=alertmanager,instance=node-e2e,batch_wait=10ms",
+                                  [](const char*) -> const char* { return nullptr; });
+  ASSERT_TRUE(options.ok()) << options.error();
+  std::vector<std::string> notices;
+  std::mutex mu;
+  auto sink = runtime::WebhookSink::create(*options, [&](const runtime::Notice& n) {
+    std::lock_guard lock(mu);
+    notices.push_back(n.message);
+  });
+  ASSERT_TRUE(sink.ok()) << sink.error();
+  (*sink)->write(alert("e2e_slow_sync", 4242));
+  (*sink)->write(alert("e2e_other_rule", 4343));
+  (*sink)->flush();
+
+  nlohmann::json a = am.wait_for_alert("e2e_slow_sync", 15s);
+  ASSERT_FALSE(a.is_null()) << am.log();
+  EXPECT_EQ(a["labels"]["severity"], "error");
+  EXPECT_EQ(a["labels"]["instance"], "node-e2e");
+  EXPECT_EQ(a["labels"]["pid"], "4242");
+  EXPECT_EQ(a["labels"]["comm"], "trainer");
+  EXPECT_EQ(a["labels"]["rule_file"], "rules/e2e.seam");
+  EXPECT_EQ(a["annotations"]["summary"], "slow sync in pid 4242");
+  EXPECT_NE(a["annotations"]["stack"].get<std::string>().find("cudaStreamSynchronize"), std::string::npos);
+  EXPECT_EQ(a["generatorURL"], "seam://node-e2e/rules/e2e.seam#L4");
+  EXPECT_EQ(a["status"]["state"], "active");
+  EXPECT_FALSE(am.wait_for_alert("e2e_other_rule", 5s).is_null());
+  ASSERT_TRUE(wait_until([&] { return (*sink)->stats().delivered == 2; }, 5s));
+  EXPECT_EQ((*sink)->stats().dropped(), 0u);
+  std::lock_guard lock(mu);
+  EXPECT_TRUE(notices.empty()) << notices.front();
+}
+
+// A rule fires under `seam run --output webhook:...,format=alertmanager`; Alertmanager lists it.
+TEST(Alertmanager, ARuleFiringUnderSeamRunReachesAlertmanager) {
+  REQUIRE_ALERTMANAGER();
+  SEAM_REQUIRE_ROOT();
+  TempDir dir;
+  Alertmanager am(dir);
+  ASSERT_TRUE(am.wait_ready()) << am.log();
+  std::string lib = std::string(SEAM_FIXTURE_DIR) + "/libcudart.so.12";
+  Child caller({"python3", "-c",
+                "import ctypes, sys\n"
+                "lib = ctypes.CDLL(sys.argv[1])\n"
+                "lib.cudaStreamSynchronize.argtypes = [ctypes.c_void_p]\n"
+                "print('ready', flush=True)\n"
+                "sys.stdin.readline()\n"
+                "lib.cudaStreamSynchronize(ctypes.c_void_p(30000))\n"
+                "print('done', flush=True)\n",
+                lib});
+  ASSERT_TRUE(caller.wait_for_line("ready", 10s));
+  pid_t caller_pid = caller.pid();
+  std::string rules = dir.write("am.seam", "use cuda\ncudaStreamSynchronize > 10ms -> alert\n");
+  SeamRun seam(dir.path(),
+               {rules, "--output", "webhook:" + am.url() + ",format=alertmanager,batch_wait=10ms"});
+  ASSERT_TRUE(seam.wait_for_notice("attached", "libcudart.so.12", 30s)) << seam.stderr_text();
+  caller.send_line("go");
+  ASSERT_TRUE(caller.wait_for_line("done", 20s));
+  EXPECT_EQ(caller.wait(), 0);
+  ASSERT_TRUE(wait_until([&] { return !seam.alerts().empty(); }, 10s)) << seam.stderr_text();
+  std::string rule = seam.alerts().front()["rule"];
+  nlohmann::json a = am.wait_for_alert(rule, 15s);
+  ASSERT_FALSE(a.is_null()) << seam.stderr_text() << am.log();
+  EXPECT_EQ(a["labels"]["pid"], std::to_string(caller_pid));
+  EXPECT_EQ(a["labels"]["comm"], "python3");
+  EXPECT_EQ(a["labels"]["rule_file"], seam.alerts().front()["file"]);
+  EXPECT_EQ(seam.stop(), 0) << seam.stderr_text();
+}
+
+}  // namespace
+}  // namespace seam::test
