@@ -4,9 +4,11 @@
 // cleared on entry of drop_gil) it emits a record with the user stack (10 frames).
 // Map kinds match what a hand-written tool uses: plain hashes keyed by thread id. bench/run also
 // builds it with -DMAP_KIND=BPF_MAP_TYPE_LRU_HASH (the kind seam generates) to measure that choice.
-#include <bpf/bpf_helpers.h>
 #include <linux/bpf.h>
 #include <linux/types.h>
+
+// After the kernel types it needs.
+#include <bpf/bpf_helpers.h>
 
 char LICENSE[] SEC("license") = "GPL";
 

@@ -31,7 +31,7 @@ def one_run(art, rule_file, n, cache_dir, json_out):
     cpu0 = cpu_seconds(seam.proc.pid)
     t_go = time.monotonic()
     caller.send("go\n")
-    _, _, line = caller.wait_line(lambda s, l: s == "out" and l.startswith("cpu"), 600)
+    _, _, call_line = caller.wait_line(lambda s, l: s == "out" and l.startswith("cpu"), 600)
     t_calls_done = time.monotonic()
     caller.stop()
     t_last = wait_file_stable(json_out)
@@ -49,7 +49,7 @@ def one_run(art, rule_file, n, cache_dir, json_out):
             else:
                 alerts += 1
     calls = n + n // 100 + 1
-    return {"calls": calls, "caller_cpu_ns_per_call": float(line.split()[1]), "alerts": alerts, "reported_drops": drops,
+    return {"calls": calls, "caller_cpu_ns_per_call": float(call_line.split()[1]), "alerts": alerts, "reported_drops": drops,
             "silent_drops": calls - alerts - drops, "stopped": stopped,
             "call_rate": calls / (t_calls_done - t_go), "delivered_per_s": alerts / max(t_last - t_go, 1e-9),
             "seam_cpu_s": cpu1 - cpu0, "cpu_ns_per_record": (cpu1 - cpu0) * 1e9 / max(alerts, 1)}

@@ -17,6 +17,7 @@ class Proc:
                                      env=env, bufsize=1)
         self.lines = queue.Queue()  # (time, stream, line)
         self.seen = []
+        self.killed = False  # did not exit within stop()'s timeout
         for name, stream in (("out", self.proc.stdout), ("err", self.proc.stderr)):
             threading.Thread(target=self._read, args=(name, stream), daemon=True).start()
 
@@ -73,6 +74,7 @@ class Proc:
         try:
             self.proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
+            self.killed = True
             self.proc.kill()
             self.proc.wait()
         elapsed = time.monotonic() - t0

@@ -66,7 +66,11 @@ def measure(art, reps, log):
         ready_s = t.start()
         stop_s = t.stop()
         m = re.search(r"Attaching (\d+) probes", t.proc.text())
-        bt.append({"ready_s": ready_s, "stop_s": stop_s, "probes": int(m.group(1)) - 1 if m else None})
-        log(f"  bpftrace   rep {rep + 1}/{reps}: ready {ready_s * 1e3:7.1f} ms, exit {stop_s * 1e3:6.1f} ms after SIGTERM")
-    return {"seam_cold": summarize(cold), "seam_warm": summarize(warm), "bpftrace": summarize(bt),
+        bt.append({"ready_s": ready_s, "stop_s": stop_s, "probes": int(m.group(1)) - 1 if m else None,
+                   "killed": t.proc.killed})
+        log(f"  bpftrace   rep {rep + 1}/{reps}: ready {ready_s * 1e3:7.1f} ms, exit {stop_s * 1e3:6.1f} ms after SIGTERM"
+            + (" (did not exit: killed after 10 s)" if t.proc.killed else ""))
+    bt_summary = summarize(bt)
+    bt_summary["killed"] = sum(1 for r in bt if r["killed"])
+    return {"seam_cold": summarize(cold), "seam_warm": summarize(warm), "bpftrace": bt_summary,
             "libraries": libraries, "bpftrace_script": script}

@@ -22,8 +22,8 @@ class Tracer:
     def env(self):
         return None
 
-    def stop(self):
-        return self.proc.stop(self.stop_signal)
+    def stop(self, timeout=10.0):
+        return self.proc.stop(self.stop_signal, timeout)
 
 
 class NoTracer(Tracer):
