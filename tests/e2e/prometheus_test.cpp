@@ -1,0 +1,259 @@
+// seam's metrics read from real BPF per-CPU hash maps and scraped by a real Prometheus (Debian's
+// prometheus) on loopback: the series summed over CPUs, then PromQL through Prometheus' own HTTP
+// API returns the expected count and histogram bucket, also after the maps change. Skipped only
+// where root or the binary is missing outside CI (scripts/setup-deps.sh installs it).
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <curl/curl.h>
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "runtime/metrics/http_server.hpp"
+#include "runtime/metrics/metrics_engine.hpp"
+#include "support/test_support.hpp"
+
+namespace seam::test {
+namespace {
+
+using namespace std::chrono_literals;
+namespace metrics = runtime::metrics;
+
+constexpr const char* kPrometheus = "/usr/bin/prometheus";
+
+int unused_port() {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  socklen_t len = sizeof addr;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  close(fd);
+  return ntohs(addr.sin_port);
+}
+
+size_t collect(char* data, size_t size, size_t count, void* user) {
+  static_cast<std::string*>(user)->append(data, size * count);
+  return size * count;
+}
+
+// GET url: the body of a 200 answer, "" otherwise.
+std::string fetch(const std::string& url) {
+  CURL* c = curl_easy_init();
+  std::string body;
+  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, 2000L);
+  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, collect);
+  curl_easy_setopt(c, CURLOPT_WRITEDATA, &body);
+  long status = 0;
+  if (curl_easy_perform(c) == CURLE_OK) curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+  curl_easy_cleanup(c);
+  return status == 200 ? body : "";
+}
+
+std::string url_encode(const std::string& text) {
+  CURL* c = curl_easy_init();
+  char* escaped = curl_easy_escape(c, text.c_str(), static_cast<int>(text.size()));
+  std::string out = escaped;
+  curl_free(escaped);
+  curl_easy_cleanup(c);
+  return out;
+}
+
+// Prometheus scraping one target every second, with temp storage, on a free loopback port.
+class Prometheus {
+ public:
+  Prometheus(const TempDir& dir, uint16_t target_port) {
+    std::string config = dir.write("prometheus.yml",
+                                   "global:\n  scrape_interval: 1s\n"
+                                   "scrape_configs:\n  - job_name: seam\n"
+                                   "    static_configs:\n      - targets: ['127.0.0.1:" +
+                                       std::to_string(target_port) + "']\n");
+    std::filesystem::create_directories(dir.path() + "/tsdb");
+    log_ = dir.path() + "/prometheus.log";
+    port_ = unused_port();
+    pid_ = fork();
+    if (pid_ == 0) {
+      int fd = open(log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      dup2(fd, 1);
+      dup2(fd, 2);
+      std::string cfg = "--config.file=" + config;
+      std::string storage = "--storage.tsdb.path=" + dir.path() + "/tsdb";
+      std::string listen = "--web.listen-address=127.0.0.1:" + std::to_string(port_);
+      execl(kPrometheus, kPrometheus, cfg.c_str(), storage.c_str(), listen.c_str(),
+            static_cast<char*>(nullptr));
+      _exit(127);
+    }
+  }
+  ~Prometheus() {
+    kill(pid_, SIGTERM);
+    if (!wait_until([&] { return waitpid(pid_, nullptr, WNOHANG) == pid_; }, 15s)) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+  }
+  bool wait_ready() const {
+    return wait_until([&] { return !fetch(url("/-/ready")).empty(); }, 60s);
+  }
+  // The value of an instant PromQL query with one result, nullopt while it has none.
+  std::optional<std::string> query(const std::string& promql) const {
+    auto answer =
+        nlohmann::json::parse(fetch(url("/api/v1/query?query=" + url_encode(promql))), nullptr, false);
+    if (!answer.is_object() || answer.value("status", "") != "success") return std::nullopt;
+    const auto& result = answer["data"]["result"];
+    if (!result.is_array() || result.size() != 1) return std::nullopt;
+    return result[0]["value"][1].get<std::string>();
+  }
+  // Waits until `promql` returns `expected`; the last value seen otherwise.
+  std::string wait_for(const std::string& promql, const std::string& expected) const {
+    std::string last = "(none)";
+    wait_until(
+        [&] {
+          auto v = query(promql);
+          if (v) last = *v;
+          return v == expected;
+        },
+        30s);
+    return last;
+  }
+  std::string log() const { return read_file(log_); }
+
+ private:
+  std::string url(const std::string& path) const {
+    return "http://127.0.0.1:" + std::to_string(port_) + path;
+  }
+  pid_t pid_ = -1;
+  int port_ = 0;
+  std::string log_;
+};
+
+// A real BPF_MAP_TYPE_PERCPU_HASH laid out like a metric map, filled from user space.
+class MetricMap {
+ public:
+  explicit MetricMap(const plan::Metric& m) : metric_(m) {
+    fd_ = bpf_map_create(BPF_MAP_TYPE_PERCPU_HASH, m.map.c_str(), m.key_size, m.value_size, m.max_series + 1,
+                         nullptr);
+    cpus_ = libbpf_num_possible_cpus();
+  }
+  ~MetricMap() {
+    if (fd_ >= 0) close(fd_);
+  }
+  int fd() const { return fd_; }
+  int cpus() const { return cpus_; }
+  // Sets the series `comm` (or the overflow series) to per-CPU {count, sum, bucket -> n} values.
+  bool set(const std::string& comm, bool other,
+           const std::vector<std::pair<int, std::tuple<uint64_t, uint64_t, int, uint64_t>>>& per_cpu) {
+    std::string key(metric_.key_size, '\0');
+    uint32_t flag = other ? 1 : 0;
+    std::memcpy(key.data(), &flag, 4);
+    if (!other) std::memcpy(key.data() + 8, comm.data(), std::min<size_t>(comm.size(), 16));
+    size_t words = metric_.value_size / 8;
+    std::vector<uint64_t> values(words * static_cast<size_t>(cpus_), 0);
+    for (const auto& [cpu, v] : per_cpu) {
+      auto [count, sum, bucket, n] = v;
+      values[cpu * words] += count;  // += : on a one-CPU machine CPU 0 is also the last CPU
+      values[cpu * words + 1] += sum;
+      if (metric_.kind == plan::MetricKind::Hist) values[cpu * words + 2 + bucket] += n;
+    }
+    return bpf_map_update_elem(fd_, key.data(), values.data(), BPF_ANY) == 0;
+  }
+
+ private:
+  plan::Metric metric_;
+  int fd_ = -1;
+  int cpus_ = 0;
+};
+
+plan::Metric comm_metric(const std::string& name, plan::MetricKind kind) {
+  plan::Metric m;
+  m.name = name;
+  m.map = "seam_m_" + name.substr(0, 8);
+  m.kind = kind;
+  m.unit = kind == plan::MetricKind::Hist ? plan::FieldUnit::Ns : plan::FieldUnit::None;
+  m.labels = {{"comm", plan::FieldType::Str, 8, 16}};
+  m.key_size = 24;
+  m.value_size = kind == plan::MetricKind::Hist ? 16 + 8 * plan::kHistBuckets : 16;
+  m.max_series = 16;
+  m.help = "e2e " + name;
+  return m;
+}
+
+int64_t monotonic_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+TEST(Prometheus, ScrapesSeriesReadFromRealPerCpuMaps) {
+  SEAM_REQUIRE_ROOT();
+  if (access(kPrometheus, X_OK) != 0) {
+    if (in_ci()) FAIL() << kPrometheus << " is missing: scripts/setup-deps.sh installs it";
+    GTEST_SKIP() << "needs " << kPrometheus << " (package prometheus)";
+  }
+  plan::Plan plan;
+  plan.metrics = {comm_metric("e2e_calls", plan::MetricKind::Count),
+                  comm_metric("e2e_latency", plan::MetricKind::Hist)};
+  MetricMap calls(plan.metrics[0]), latency(plan.metrics[1]);
+  ASSERT_GE(calls.fd(), 0) << std::strerror(errno);
+  ASSERT_GE(latency.fd(), 0) << std::strerror(errno);
+  int last = calls.cpus() - 1;
+  // trainer: 3 calls on CPU 0 and 4 on the last CPU; 5 latencies of ~1 ms (bucket 20: 2^20 ns).
+  ASSERT_TRUE(calls.set("trainer", false, {{0, {3, 0, 0, 0}}, {last, {4, 0, 0, 0}}}));
+  ASSERT_TRUE(calls.set("", true, {{last, {2, 0, 0, 0}}}));
+  ASSERT_TRUE(latency.set("trainer", false, {{0, {2, 2000000, 20, 2}}, {last, {3, 2900000, 20, 3}}}));
+
+  metrics::MetricsEngine engine(plan, [&](const std::string& map) {
+    return map == plan.metrics[0].map ? calls.fd() : map == plan.metrics[1].map ? latency.fd() : -1;
+  });
+  engine.sample(monotonic_ns());
+  ASSERT_EQ(engine.read_errors(), 0u) << engine.last_error();
+  const auto& call_series = engine.series("e2e_calls");
+  ASSERT_EQ(call_series.size(), 2u);
+  EXPECT_EQ(call_series[0].labels, (metrics::Labels{{"comm", "trainer"}}));
+  EXPECT_EQ(call_series[0].count, 7u);
+  EXPECT_TRUE(call_series[1].other);
+  EXPECT_EQ(call_series[1].count, 2u);
+  const auto& latency_series = engine.series("e2e_latency");
+  ASSERT_EQ(latency_series.size(), 1u);
+  EXPECT_EQ(latency_series[0].count, 5u);
+  EXPECT_EQ(latency_series[0].sum, 4900000u);
+  EXPECT_EQ(latency_series[0].buckets[20], 5u);
+
+  metrics::HttpServer server;
+  auto error = server.start("127.0.0.1:0", [&] { return engine.prometheus_text({}); });
+  ASSERT_FALSE(error) << *error;
+  TempDir dir;
+  Prometheus prometheus(dir, server.port());
+  ASSERT_TRUE(prometheus.wait_ready()) << prometheus.log();
+
+  EXPECT_EQ(prometheus.wait_for("seam_e2e_calls_total{comm=\"trainer\"}", "7"), "7") << prometheus.log();
+  EXPECT_EQ(prometheus.wait_for("seam_metric_overflow_total{metric=\"e2e_calls\"}", "2"), "2");
+  // 2^20 ns = 0.001048576 s: every latency is at or below it, none at or below 2^19 ns.
+  EXPECT_EQ(prometheus.wait_for("seam_e2e_latency_bucket{comm=\"trainer\",le=\"0.001048576\"}", "5"), "5");
+  EXPECT_EQ(prometheus.wait_for("seam_e2e_latency_bucket{comm=\"trainer\",le=\"0.000524288\"}", "0"), "0");
+  EXPECT_EQ(prometheus.wait_for("seam_e2e_latency_sum{comm=\"trainer\"}", "0.0049"), "0.0049");
+
+  // More work lands in the maps: the next scrape after the next sample shows it.
+  ASSERT_TRUE(calls.set("trainer", false, {{0, {30, 0, 0, 0}}, {last, {12, 0, 0, 0}}}));
+  // The last CPU's values are replaced: one 3 ms latency (bucket 21); CPU 0 keeps its two.
+  ASSERT_TRUE(latency.set("trainer", false, {{0, {2, 2000000, 20, 2}}, {last, {1, 3000000, 21, 1}}}));
+  engine.sample(monotonic_ns());
+  EXPECT_EQ(prometheus.wait_for("seam_e2e_calls_total{comm=\"trainer\"}", "42"), "42");
+  EXPECT_EQ(prometheus.wait_for("seam_e2e_latency_bucket{comm=\"trainer\",le=\"0.001048576\"}", "2"), "2");
+  EXPECT_EQ(prometheus.wait_for("seam_e2e_latency_bucket{comm=\"trainer\",le=\"0.002097152\"}", "3"), "3");
+  EXPECT_EQ(prometheus.wait_for("seam_e2e_latency_count{comm=\"trainer\"}", "3"), "3");
+  EXPECT_GT(server.requests(), 0u);
+}
+
+}  // namespace
+}  // namespace seam::test
