@@ -92,6 +92,7 @@ DeliveryStats WebhookDelivery::stats() const {
   s.dropped_spool_full = get(counters_.spool_full);
   s.dropped_rejected = get(counters_.rejected);
   s.dropped_at_exit = get(counters_.at_exit);
+  s.dropped_spool_lost = get(counters_.spool_lost);
   std::lock_guard lock(mu_);
   s.queue_depth = queue_.size();
   return s;
@@ -130,7 +131,9 @@ WebhookDelivery::Batch WebhookDelivery::take_batch(std::unique_lock<std::mutex>&
 // once it is full, batch_wait has passed, send_now() was called, or we are stopping.
 std::optional<WebhookDelivery::Batch> WebhookDelivery::next_batch() {
   if (spool_ && !spool_->empty()) {
-    if (auto front = spool_->front()) return Batch{std::move(front->body), front->alerts, true, 0};
+    auto front = spool_->front();
+    update_spool_counters();
+    if (front) return Batch{std::move(front->body), front->alerts, true, 0};
   }
   std::unique_lock lock(mu_);
   cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
@@ -212,6 +215,7 @@ void WebhookDelivery::to_spool(Batch& batch) {
 }
 
 void WebhookDelivery::update_spool_counters() {
+  counters_.spool_lost.store(spool_->lost_alerts(), std::memory_order_relaxed);
   counters_.spool_bytes.store(spool_->bytes(), std::memory_order_relaxed);
   counters_.spool_batches.store(spool_->batches(), std::memory_order_relaxed);
 }
@@ -286,6 +290,7 @@ void WebhookDelivery::report_drops() {
   report(counters_.queue_full, reported_queue_full_, "queue_full", "the in-memory queue was full");
   report(counters_.spool_full, reported_spool_full_, "spool_full",
          "the endpoint is down and the spool is full");
+  report(counters_.spool_lost, reported_spool_lost_, "spool_lost", "spooled batches could not be read back");
 }
 
 // Exponential from retry_initial to retry_max, with "equal jitter": half fixed, half random, so

@@ -40,8 +40,9 @@ struct DeliveryStats {
   uint64_t dropped_spool_full = 0;  // the endpoint was down and the spool was full (or unwritable)
   uint64_t dropped_rejected = 0;    // the endpoint answered 4xx (not 429): retrying would not help
   uint64_t dropped_at_exit = 0;     // still queued at exit with no spool to keep them
+  uint64_t dropped_spool_lost = 0;  // in spool files that could not be read back (deleted by hand)
   uint64_t dropped() const {
-    return dropped_queue_full + dropped_spool_full + dropped_rejected + dropped_at_exit;
+    return dropped_queue_full + dropped_spool_full + dropped_rejected + dropped_at_exit + dropped_spool_lost;
   }
 };
 
@@ -105,10 +106,11 @@ class WebhookDelivery {
   struct Counters {
     std::atomic<uint64_t> accepted{0}, delivered{0}, batches_delivered{0}, retries{0}, spooled{0};
     std::atomic<uint64_t> spool_bytes{0}, spool_batches{0};
-    std::atomic<uint64_t> queue_full{0}, spool_full{0}, rejected{0}, at_exit{0};
+    std::atomic<uint64_t> queue_full{0}, spool_full{0}, rejected{0}, at_exit{0}, spool_lost{0};
   } counters_;
-  uint64_t reported_queue_full_ = 0, reported_spool_full_ = 0;  // delivery thread only
-  int consecutive_failures_ = 0;                                // delivery thread only
+  uint64_t reported_queue_full_ = 0, reported_spool_full_ = 0,
+           reported_spool_lost_ = 0;  // delivery thread only
+  int consecutive_failures_ = 0;      // delivery thread only
   uint64_t jitter_state_;
 
   std::thread thread_;

@@ -55,7 +55,11 @@ Result<WebhookSpool> WebhookSpool::open(const std::string& dir, uint64_t max_byt
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     std::string name = entry.path().filename().string();
     uint64_t seq = 0, alerts = 0;
-    if (!entry.is_regular_file() || !parse_name(name, seq, alerts)) continue;  // ".tmp" leftovers too
+    if (name.ends_with(".json.tmp")) {  // a batch whose writing was cut short by a crash
+      fs::remove(entry.path(), ec);
+      continue;
+    }
+    if (!entry.is_regular_file() || !parse_name(name, seq, alerts)) continue;
     uint64_t size = entry.file_size(ec);
     if (ec) continue;
     spool.files_[seq] = {entry.path().string(), size, alerts};
@@ -100,7 +104,8 @@ std::optional<SpooledBatch> WebhookSpool::front() {
       ::close(fd);
       if (n == 0) return batch;
     }
-    pop_front();  // unreadable (removed behind our back): skip it rather than stall forever
+    lost_alerts_ += it->second.alerts;  // unreadable (removed behind our back): skip, count, go on
+    pop_front();
   }
   return std::nullopt;
 }

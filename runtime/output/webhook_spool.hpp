@@ -36,6 +36,8 @@ class WebhookSpool {
   uint64_t batches() const { return files_.size(); }
   uint64_t alerts() const { return alerts_; }
   const std::string& dir() const { return dir_; }
+  // Alerts in batch files that front() could not read back and skipped.
+  uint64_t lost_alerts() const { return lost_alerts_; }
 
  private:
   struct Entry {
@@ -47,6 +49,7 @@ class WebhookSpool {
   uint64_t max_bytes_ = 0;
   uint64_t bytes_ = 0;
   uint64_t alerts_ = 0;
+  uint64_t lost_alerts_ = 0;
   uint64_t next_seq_ = 1;
   std::map<uint64_t, Entry> files_;  // by sequence number
 };

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
 
@@ -239,6 +240,55 @@ TEST(OutputWebhookDelivery, SpoolSurvivesARestartAndIsReplayedFirst) {
   EXPECT_EQ(got.snapshot(), iota(15));
   EXPECT_NE(notices.text().find("replaying 12 spooled alerts"), std::string::npos) << notices.text();
   EXPECT_TRUE(std::filesystem::is_empty(spool));
+}
+
+TEST(OutputWebhookDelivery, ASpoolFileRemovedByHandIsCountedAsLost) {
+  Received got;
+  std::atomic<bool> up{false};
+  test::TestHttpServer server([&](const test::HttpRequest& req) {
+    if (!up) return test::HttpReply{503, "", false};
+    got.add(req.body);
+    return test::HttpReply{200, "{}", false};
+  });
+  test::TempDir dir;
+  std::string spool = dir.path() + "/spool";
+  std::filesystem::create_directories(spool);  // with a half-written batch from a crash: removed at start
+  std::string tmp = spool + "/00000000000000000099-1.json.tmp";
+  { std::ofstream(tmp) << "[{"; }
+  WebhookOptions o = fast_options(server.url("/hook"));
+  o.spool_dir = spool;
+  o.attempts_before_spool = 1;
+  Notices notices;
+  auto sink = WebhookSink::create(o, notices.callback());
+  ASSERT_TRUE(sink.ok());
+  EXPECT_FALSE(std::filesystem::exists(tmp));
+  for (int k = 0; k < 12; ++k) (*sink)->write(numbered(k));
+  ASSERT_TRUE(test::wait_until([&] { return (*sink)->stats().spool_batches == 2; }, 5s)) << notices.text();
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::directory_iterator(spool)) files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  ASSERT_EQ(files.size(), 2u);
+  auto lost = nlohmann::json::parse(test::read_file(files[1]));
+  std::filesystem::remove(files[1]);
+  up = true;
+  ASSERT_TRUE(test::wait_until(
+      [&] {
+        DeliveryStats s = (*sink)->stats();
+        return s.delivered + s.dropped() == 12;
+      },
+      10s))
+      << notices.text();
+  DeliveryStats s = (*sink)->stats();
+  EXPECT_EQ(s.dropped_spool_lost, lost.size());
+  std::vector<int> expected;
+  for (int k = 0; k < 12; ++k) {
+    bool was_lost = false;
+    for (const auto& a : lost) was_lost |= a["pid"] == k;
+    if (!was_lost) expected.push_back(k);
+  }
+  EXPECT_EQ(got.snapshot(), expected);
+  (*sink)->finish();
+  EXPECT_NE(notices.text().find("reason: spool_lost"), std::string::npos) << notices.text();
 }
 
 TEST(OutputWebhookDelivery, SecretsFromTheEnvironmentAreSentButNeverPrinted) {
