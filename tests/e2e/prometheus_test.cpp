@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "runtime/metrics/http_server.hpp"
+#include "runtime/metrics/map_fill.hpp"
 #include "runtime/metrics/metrics_engine.hpp"
 #include "support/test_support.hpp"
 
@@ -228,6 +229,11 @@ TEST(Prometheus, ScrapesSeriesReadFromRealPerCpuMaps) {
   EXPECT_EQ(latency_series[0].count, 5u);
   EXPECT_EQ(latency_series[0].sum, 4900000u);
   EXPECT_EQ(latency_series[0].buckets[20], 5u);
+
+  std::string error_text;
+  EXPECT_EQ(metrics::count_hash_entries(calls.fd(), 24, 17, &error_text), 2u) << error_text;
+  EXPECT_EQ(metrics::count_hash_entries(latency.fd(), 24, 17, &error_text), 1u) << error_text;
+  EXPECT_FALSE(metrics::count_hash_entries(-1, 24, 17, &error_text));
 
   metrics::HttpServer server;
   auto error = server.start("127.0.0.1:0", [&] { return engine.prometheus_text({}); });

@@ -163,3 +163,17 @@ TEST(MetricsEngine, ACountThatWentDownWasResetAndCountsWhole) {
 
 }  // namespace
 }  // namespace seam::runtime::metrics
+
+namespace seam::runtime::metrics {
+namespace {
+
+TEST(BpfMapReader, AMapThatIsNotLoadedIsAnErrorNamingIt) {
+  plan::Metric m = test::make_metric("calls", plan::MetricKind::Count, plan::FieldUnit::None, {});
+  std::string error;
+  auto reader = bpf_map_reader([](const std::string&) { return -1; });
+  EXPECT_FALSE(reader->read(m, &error));
+  EXPECT_EQ(error, "metric calls (map seam_metric_calls): the map is not loaded");
+}
+
+}  // namespace
+}  // namespace seam::runtime::metrics
