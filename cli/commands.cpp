@@ -8,7 +8,7 @@ namespace seam::cli {
 int run_main(int argc, char** argv) {
   CLI::App app{"seam: declarative probe rules for GPU inference hosts"};
   app.require_subcommand(1);
-  std::vector<Command> commands = {add_lint(app), add_compile(app), add_run(app)};
+  std::vector<Command> commands = {add_lint(app), add_compile(app), add_run(app), add_stdlib(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
