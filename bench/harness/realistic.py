@@ -1,5 +1,7 @@
 """4. Realistic slowdown: demo/inference_loop.py (ctypes calls into the fixture library, the GIL
-held on even steps and released on odd ones, --sync-us 0) untraced and under the default pack."""
+held on even steps and released on odd ones, --sync-us 0) untraced and under the default pack,
+on the tests' fixture and on the real-shaped build of it (every entry `push %rbp`, like the real
+libcudart.so.13; in the tests' build cudaLaunchKernel is single-stepped)."""
 import os
 import statistics
 import time
@@ -10,9 +12,9 @@ from .procs import Proc, cpu_seconds
 LAUNCHES, MALLOC_EVERY = 4, 10
 
 
-def one_run(art, steps, tracer):
+def one_run(art, lib, steps, tracer):
     loop = os.path.join(art.repo, "demo", "inference_loop.py")
-    proc = Proc([art.python, loop, art.fixture, "--steps", str(steps), "--sync-us", "0", "--gil", "both",
+    proc = Proc([art.python, loop, lib, "--steps", str(steps), "--sync-us", "0", "--gil", "both",
                  "--malloc-every", str(MALLOC_EVERY), "--launches", str(LAUNCHES), "--wait-for-go"], stdin=True)
     try:
         proc.wait_line(lambda s, l: s == "out" and l == "ready", 30)
@@ -34,16 +36,19 @@ def one_run(art, steps, tracer):
 
 
 def measure(art, steps, reps, cache_dir, log):
-    runs = {"untraced": [], "seam default pack": []}
-    probes = None
+    libs = {"fixture": art.fixture, "real-shaped": art.real_shaped}
+    runs = {f"{lib} {mode}": [] for lib in libs for mode in ("untraced", "default pack")}
+    probes = {}
     for rep in range(reps):
         for name in runs:
-            tracer = tracers.Seam(art, [], cache_dir=cache_dir) if name != "untraced" else None
-            r = one_run(art, steps, tracer)
+            lib, mode = name.split(" ", 1)
+            tracer = tracers.Seam(art, [], cache_dir=cache_dir) if mode != "untraced" else None
+            r = one_run(art, libs[lib], steps, tracer)
             runs[name].append(r)
             if tracer:
-                probes = [n["message"] for n in tracer.notices() if "probes" in n["message"]]
-            log(f"  {name:<18} rep {rep + 1}/{reps}: {r['calls_per_s'] / 1e3:7.1f}k calls/s wall, "
+                probes[lib] = [n["message"] for n in tracer.notices()
+                               if "probes" in n["message"] or "single-stepped" in n["message"]]
+            log(f"  {name:<25} rep {rep + 1}/{reps}: {r['calls_per_s'] / 1e3:7.1f}k calls/s wall, "
                 f"{r['calls_per_cpu_s'] / 1e3:7.1f}k calls per CPU-second")
     out = {name: {"calls_per_s": statistics.median(r["calls_per_s"] for r in rs),
                   "calls_per_cpu_s": statistics.median(r["calls_per_cpu_s"] for r in rs),

@@ -17,6 +17,7 @@ class Artifacts:
     out: str  # where the bench's own binaries go
     seam: str
     fixture: str  # fixtures/libcudart.so.12
+    real_shaped: str  # the same source built so every function starts with push %rbp, like libcudart.so.13
     baseline_obj: str
     baseline_lru_obj: str  # the same with LRU hashes, as seam generates
     loader: str
@@ -85,9 +86,17 @@ def build(repo: str, build_dir: str, seam_build: str = "") -> Artifacts:
         os.path.join(src, "workload", "entry_nop5.c"), "-o", nop5_obj])
     entry_lib = os.path.join(out, "libentry_shapes.so")
     sh(["cc", "-O2", "-shared", "-fPIC", os.path.join(src, "workload", "entry_shapes.c"), nop5_obj, "-o", entry_lib])
+    # tests/ builds the fixture with -O1: cudaLaunchKernel then starts with `mov $0,%eax`, which
+    # the kernel single-steps (~20 us a hit); the real libcudart.so.13 starts every function with
+    # push %rbp. -O0 keeps the frame setup in every function.
+    real_shaped_dir = os.path.join(out, "real_shaped")
+    os.makedirs(real_shaped_dir, exist_ok=True)
+    real_shaped = os.path.join(real_shaped_dir, "libcudart.so.12")
+    sh(["gcc", "-O0", "-fno-omit-frame-pointer", "-shared", "-fPIC", "-Wl,-soname,libcudart.so.12",
+        os.path.join(repo, "tests", "fixtures", "fake_cudart.c"), "-o", real_shaped])
     python, libpython = python_and_libpython()
     return Artifacts(repo=repo, build=build_dir, out=out, seam=os.path.join(seam_build, "seam"),
-                     fixture=os.path.join(seam_build, "fixtures", "libcudart.so.12"), baseline_obj=obj, baseline_lru_obj=lru_obj,
+                     fixture=os.path.join(seam_build, "fixtures", "libcudart.so.12"), real_shaped=real_shaped, baseline_obj=obj, baseline_lru_obj=lru_obj,
                      loader=loader, caller=caller, entry_lib=entry_lib, bpftrace=ensure_bpftrace(),
                      python=python, libpython=libpython)
 
@@ -97,8 +106,10 @@ def check_entry_shapes(a: Artifacts) -> dict:
     shapes = {}
     for fn in ("sync_push", "sync_nop5", "sync_lea"):
         shapes[fn] = elf.first_bytes(a.entry_lib, fn).hex(" ")
-    shapes["fixture cudaStreamSynchronize"] = elf.first_bytes(a.fixture, "cudaStreamSynchronize").hex(" ")
     real = "/usr/local/cuda/lib/libcudart.so.13"
-    if os.path.exists(real):
-        shapes["libcudart.so.13 cudaStreamSynchronize"] = elf.first_bytes(real, "cudaStreamSynchronize").hex(" ")
+    for fn in ("cudaStreamSynchronize", "cudaLaunchKernel", "cudaMalloc"):
+        shapes[f"fixture {fn}"] = elf.first_bytes(a.fixture, fn).hex(" ")
+        shapes[f"real-shaped fixture {fn}"] = elf.first_bytes(a.real_shaped, fn).hex(" ")
+        if os.path.exists(real):
+            shapes[f"libcudart.so.13 {fn}"] = elf.first_bytes(real, fn).hex(" ")
     return shapes

@@ -13,8 +13,8 @@ ATTACHED = re.compile(r"(\d+) probes attached for (\d+) rules in (\d+) ms")
 DETACHED = re.compile(r"detached (\d+) probes in (\d+) ms")
 
 
-def one_seam_run(art, cache_dir, name):
-    t = tracers.Seam(art, [], cache_dir=cache_dir, name=name)
+def one_seam_run(art, cache_dir, name, paths=()):
+    t = tracers.Seam(art, list(paths), cache_dir=cache_dir, name=name)
     ready_s = t.start()
     rss_kb = peak_rss_kb(t.proc.pid)
     stop_s = t.stop()
@@ -40,21 +40,31 @@ def summarize(runs):
     return out
 
 
-def measure(art, reps, log):
-    cold, warm, bt = [], [], []
+def seam_cold_warm(art, reps, paths, label, log):
+    cold, warm = [], []
     warm_cache = tempfile.mkdtemp(prefix="seam-bench-warm-")
-    one_seam_run(art, warm_cache, "seam-warm")  # fills the cache
-    libraries = {}
+    one_seam_run(art, warm_cache, "seam-warm", paths)  # fills the cache
     for rep in range(reps):
-        r = one_seam_run(art, tempfile.mkdtemp(prefix="seam-bench-cold-"), "seam-cold")
+        r = one_seam_run(art, tempfile.mkdtemp(prefix="seam-bench-cold-"), "seam-cold", paths)
         cold.append(r)
-        libraries = r["libraries"]
-        log(f"  seam cold  rep {rep + 1}/{reps}: ready {r['ready_s'] * 1e3:7.1f} ms, {r.get('probes')} probes, "
+        log(f"  {label} seam cold rep {rep + 1}/{reps}: ready {r['ready_s'] * 1e3:7.1f} ms, {r.get('probes')} probes, "
             f"detach {r.get('detach_ms')} ms, exit {r['stop_s'] * 1e3:6.1f} ms after SIGTERM")
-        r = one_seam_run(art, warm_cache, "seam-warm")
+        r = one_seam_run(art, warm_cache, "seam-warm", paths)
         warm.append(r)
-        log(f"  seam warm  rep {rep + 1}/{reps}: ready {r['ready_s'] * 1e3:7.1f} ms, detach {r.get('detach_ms')} ms, "
+        log(f"  {label} seam warm rep {rep + 1}/{reps}: ready {r['ready_s'] * 1e3:7.1f} ms, detach {r.get('detach_ms')} ms, "
             f"exit {r['stop_s'] * 1e3:6.1f} ms, VmHWM {r['peak_rss_kb']} kB")
+    return summarize(cold), summarize(warm), cold[-1]["libraries"]
+
+
+def measure(art, reps, log):
+    """The whole default pack (rules/), and its two CUDA/GIL rules alone (gil.seam, malloc.seam),
+    which is what the bpftrace script does too."""
+    out = {}
+    out["seam_cold"], out["seam_warm"], out["libraries"] = seam_cold_warm(art, reps, [], "default pack", log)
+    pair = [os.path.join(art.repo, "rules", f) for f in ("gil.seam", "malloc.seam")]
+    out["pair_cold"], out["pair_warm"], libraries = seam_cold_warm(art, reps, pair, "gil+malloc", log)
+    out["pair_libraries"] = libraries
+    bt = []
     # bpftrace probes the same library files the seam runs found, the same functions.
     cudarts = [p for p in libraries if "cudart" in p] or ["/usr/local/cuda/lib/libcudart.so.13"]
     pythons = [p for p in libraries if "python" in p]
@@ -70,7 +80,7 @@ def measure(art, reps, log):
                    "killed": t.proc.killed})
         log(f"  bpftrace   rep {rep + 1}/{reps}: ready {ready_s * 1e3:7.1f} ms, exit {stop_s * 1e3:6.1f} ms after SIGTERM"
             + (" (did not exit: killed after 10 s)" if t.proc.killed else ""))
-    bt_summary = summarize(bt)
-    bt_summary["killed"] = sum(1 for r in bt if r["killed"])
-    return {"seam_cold": summarize(cold), "seam_warm": summarize(warm), "bpftrace": bt_summary,
-            "libraries": libraries, "bpftrace_script": script}
+    out["bpftrace"] = summarize(bt)
+    out["bpftrace"]["killed"] = sum(1 for r in bt if r["killed"])
+    out["bpftrace_script"] = script
+    return out
