@@ -103,7 +103,9 @@ std::optional<std::string> HttpServer::start(const std::string& listen,
   hints.ai_socktype = SOCK_STREAM;
   hints.ai_flags = AI_PASSIVE;
   addrinfo* found = nullptr;
-  if (int rc = getaddrinfo(host.empty() ? nullptr : host.c_str(), port.c_str(), &hints, &found); rc != 0)
+  // ":9401" means loopback too: listening on every interface takes an explicit 0.0.0.0 or [::].
+  if (host.empty()) host = "127.0.0.1";
+  if (int rc = getaddrinfo(host.c_str(), port.c_str(), &hints, &found); rc != 0)
     return "--listen " + listen + ": " + gai_strerror(rc);
   std::string error = "--listen " + listen + ": no address";
   for (addrinfo* a = found; a; a = a->ai_next) {

@@ -18,7 +18,8 @@ class HttpServer {
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
-  // Listens on "host:port" ("127.0.0.1:9401", "[::1]:9401", "localhost:0" for any free port)
+  // Listens on "host:port" ("127.0.0.1:9401", "[::1]:9401", "localhost:0" for any free port;
+  // ":9401" is loopback, every interface must be asked for with "0.0.0.0:9401" or "[::]:9401")
   // and starts serving; metrics_body is called on the server's thread for each GET /metrics.
   // Returns an error message when the address is malformed or cannot be bound.
   std::optional<std::string> start(const std::string& listen, std::function<std::string()> metrics_body);

@@ -81,7 +81,13 @@ TEST(HttpServer, BadListenAddresses) {
   EXPECT_NE(error->find("in use"), std::string::npos) << *error;
 }
 
-TEST(RouteRequest, IPv6ListenWorks) {
+TEST(HttpServer, AnEmptyHostMeansLoopback) {
+  HttpServer server;
+  ASSERT_FALSE(server.start(":0", [] { return std::string("x\n"); }));
+  EXPECT_EQ(get(server.port(), "/healthz").substr(0, 15), "HTTP/1.1 200 OK");
+}
+
+TEST(HttpServer, IPv6ListenWorks) {
   HttpServer server;
   auto error = server.start("[::1]:0", {});
   if (error && error->find("Cannot assign") != std::string::npos) GTEST_SKIP() << "no IPv6 loopback here";
