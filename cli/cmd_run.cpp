@@ -11,6 +11,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/compile_rules.hpp"
+#include "cli/routes.hpp"
 #include "runtime/output/sink.hpp"
 #include "runtime/run/session.hpp"
 
@@ -45,7 +46,6 @@ struct RunFlags {
 
 int run(RunFlags& flags) {
   if (flags.compile.paths.empty()) flags.compile.paths.push_back(default_rules_dir());
-  if (flags.outputs.empty()) flags.outputs.push_back("stdout");
   std::vector<std::unique_ptr<runtime::Sink>> sinks;
   for (const std::string& spec : flags.outputs) {
     auto sink = runtime::make_sink(spec);
@@ -67,6 +67,12 @@ int run(RunFlags& flags) {
   }
   CompiledRules rules = compile_rules(flags.compile, std::cerr);
   if (!rules.ok) return 1;
+  // Outputs declared in the rule files join those on the command line; with neither, stdout.
+  if (!declared_sinks(rules.program, sinks, std::cerr)) return 2;
+  if (sinks.empty()) {
+    auto out = runtime::make_sink("stdout");
+    sinks.push_back(std::move(*out));
+  }
   build::BuildResult built = build_rules(rules, std::cerr);
   if (!built.ok) return 1;
   if (geteuid() != 0)

@@ -1,0 +1,18 @@
+#pragma once
+// `output` and `route` declarations of the rule files become sinks: an output named by a route
+// receives the alerts its routes select; an output no route names receives every alert.
+#include <memory>
+#include <ostream>
+#include <vector>
+
+#include "compiler/check/program.hpp"
+#include "runtime/output/sink.hpp"
+
+namespace seam::cli {
+
+// Opens every declared output; false (with the reason on `err`, naming file and line) when one
+// cannot be opened.
+bool declared_sinks(const check::Program& program, std::vector<std::unique_ptr<runtime::Sink>>& sinks,
+                    std::ostream& err);
+
+}  // namespace seam::cli

@@ -1,0 +1,34 @@
+#pragma once
+// A sink behind a route: alerts reach it only when one of its routes' conditions holds
+// (`route severity >= warning -> ops, log`); notices about seam itself always do.
+#include <functional>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "runtime/output/sink.hpp"
+
+namespace seam::runtime {
+
+using AlertPredicate = std::function<bool(const Alert&)>;
+
+class RoutedSink : public Sink {
+ public:
+  RoutedSink(std::unique_ptr<Sink> inner, std::vector<AlertPredicate> routes)
+      : inner_(std::move(inner)), routes_(std::move(routes)) {}
+  void write(const Alert& alert) override {
+    for (const AlertPredicate& route : routes_)
+      if (route(alert)) {
+        inner_->write(alert);
+        return;
+      }
+  }
+  void write_notice(const Notice& notice) override { inner_->write_notice(notice); }
+  void flush() override { inner_->flush(); }
+
+ private:
+  std::unique_ptr<Sink> inner_;
+  std::vector<AlertPredicate> routes_;
+};
+
+}  // namespace seam::runtime
