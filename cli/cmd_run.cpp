@@ -13,6 +13,7 @@
 #include "cli/compile_rules.hpp"
 #include "cli/routes.hpp"
 #include "runtime/output/sink.hpp"
+#include "runtime/safety/rule_file_safety.hpp"
 #include "runtime/run/session.hpp"
 
 namespace seam::cli {
@@ -42,7 +43,20 @@ struct RunFlags {
   double duration_s = 0;
   int pid = 0;
   std::string cgroup;
+  bool allow_insecure_rules = false;
 };
+
+// Rule and stdlib files become kernel programs run as root: refuse any that someone other
+// than root could have changed. Every refused file is named, then nothing is loaded.
+bool rule_files_are_safe(const check::Program& program) {
+  bool safe = true;
+  for (const auto& source : program.sources)
+    if (auto reason = runtime::insecure_reason(source->path())) {
+      std::cerr << "seam run: " << *reason << "\n";
+      safe = false;
+    }
+  return safe;
+}
 
 int run(RunFlags& flags) {
   if (flags.compile.paths.empty()) flags.compile.paths.push_back(default_rules_dir());
@@ -67,6 +81,7 @@ int run(RunFlags& flags) {
   }
   CompiledRules rules = compile_rules(flags.compile, std::cerr);
   if (!rules.ok) return 1;
+  if (!flags.allow_insecure_rules && !rule_files_are_safe(rules.program)) return 2;
   // Outputs declared in the rule files join those on the command line; with neither, stdout.
   if (!declared_sinks(rules.program, sinks, std::cerr)) return 2;
   if (sinks.empty()) {
@@ -105,6 +120,8 @@ Command add_run(CLI::App& parent) {
   app->add_option("--duration", flags->duration_s, "Stop after this many seconds");
   app->add_option("--pid", flags->pid, "Trace only this process");
   app->add_option("--cgroup", flags->cgroup, "Trace only this cgroup (path under /sys/fs/cgroup)");
+  app->add_flag("--allow-insecure-rules", flags->allow_insecure_rules,
+                "Load rule and stdlib files even when a non-root user could have changed them");
   return {app, [flags] { return run(*flags); }};
 }
 
