@@ -1,0 +1,44 @@
+#pragma once
+// `seam stdlib gen`: a seam module written from a C header's function declarations (libclang).
+// docs/stdlib_gen.md describes the output and its limits.
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace seam::stdlib_gen {
+
+struct GenOptions {
+  std::string header;
+  std::string library_alias;    // cudart
+  std::string library_pattern;  // libcudart.so*
+  std::vector<std::string> function_globs;
+  std::string module_name;                  // empty: the header's file name, as an identifier
+  std::optional<std::string> strip_prefix;  // unset: the names' common lowercase prefix
+  std::vector<std::string> clang_args;      // -I DIR, -D NAME
+};
+
+enum class GenStatus {
+  Ok,
+  BadInput,      // a missing header, a bad alias or module name (exit 2)
+  HeaderErrors,  // libclang reported errors in the header (exit 1)
+  NoMatch,       // no function matched the globs (exit 1)
+};
+
+struct GenResult {
+  GenStatus status = GenStatus::Ok;
+  std::vector<std::string> errors;  // file:line:col: error: ... for HeaderErrors
+  std::string module_text;
+  // The sidecar: {"enumName": {"0": "enumerator", ...}} for every enum a field uses; a value
+  // several enumerators share keeps the first one's name.
+  nlohmann::json enums = nlohmann::json::object();
+};
+
+GenResult generate(const GenOptions& options);
+
+// "cudart=libcudart.so*" -> alias and pattern; false with a message when it is not ALIAS=PATTERN
+// with ALIAS a seam identifier (not a reserved word) and PATTERN non-empty.
+bool parse_library_spec(const std::string& spec, std::string* alias, std::string* pattern,
+                        std::string* error);
+
+}  // namespace seam::stdlib_gen
