@@ -26,6 +26,7 @@ struct GenCliOptions {
   std::vector<std::string> include_dirs;
   std::vector<std::string> defines;
   std::string enums_out;
+  std::vector<std::string> variant_defines;
   CLI::Option* strip_prefix_option = nullptr;
 };
 
@@ -62,6 +63,7 @@ int gen(const GenCliOptions& cli) {
   if (cli.strip_prefix_option->count() > 0) options.strip_prefix = cli.strip_prefix;
   for (const std::string& dir : cli.include_dirs) options.clang_args.push_back("-I" + dir);
   for (const std::string& define : cli.defines) options.clang_args.push_back("-D" + define);
+  options.variant_defines = cli.variant_defines;
 
   stdlib_gen::GenResult result = stdlib_gen::generate(options);
   for (const std::string& e : result.errors) std::cerr << e << "\n";
@@ -107,6 +109,11 @@ Command add_stdlib_gen(CLI::App& stdlib_app) {
   app->add_option("-I", options->include_dirs, "Include directory for the header (repeatable)")
       ->allow_extra_args(false);
   app->add_option("-D", options->defines, "Preprocessor definition NAME[=VALUE] (repeatable)")
+      ->allow_extra_args(false);
+  app->add_option("--variants-define", options->variant_defines,
+                  "Parse again with this macro defined; a function declared at the same place under "
+                  "another name becomes an alternative probe (CUDA_API_PER_THREAD_DEFAULT_STREAM: "
+                  "cudaMemcpy | cudaMemcpy_ptds) (repeatable)")
       ->allow_extra_args(false);
   app->add_option("--enums-out", options->enums_out,
                   "Also write the enums the fields use as JSON {enum: {value: name}} to this file");

@@ -42,6 +42,7 @@ struct CFunction {
   CType result;
   bool is_static = false;  // static (inline) in the header: no symbol in the library
   bool is_variadic = false;
+  std::string location;  // file:line:col where the declaration is (macro expansions included)
 };
 
 struct CEnum {

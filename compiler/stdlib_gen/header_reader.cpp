@@ -145,6 +145,7 @@ class Reader {
     f.is_static = clang_Cursor_getStorageClass(cursor) == CX_SC_Static;
     CXType type = clang_getCursorType(cursor);
     f.is_variadic = clang_isFunctionTypeVariadic(type) != 0;
+    f.location = location_of(cursor);
     f.result = type_of(clang_getResultType(type));
     int n = clang_Cursor_getNumArguments(cursor);
     for (int i = 0; i < n; ++i) {
@@ -156,6 +157,14 @@ class Reader {
   }
 
  private:
+  static std::string location_of(CXCursor cursor) {
+    CXFile file;
+    unsigned line = 0, column = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(cursor), &file, &line, &column, nullptr);
+    return (file ? take(clang_getFileName(file)) : std::string()) + ":" + std::to_string(line) + ":" +
+           std::to_string(column);
+  }
+
   static std::string brief_of(CXCursor cursor) {
     return collapse_whitespace(take(clang_Cursor_getBriefCommentText(cursor)));
   }

@@ -65,6 +65,7 @@ std::string write_span(const GeneratedSpan& span, const std::string& alias) {
     out += wrap_comment(omitted + ".");
   }
   std::string head = "span " + span.span_name + " = " + alias + ":" + span.function;
+  for (const std::string& alternative : span.alternatives) head += " | " + alias + ":" + alternative;
   const std::vector<SeamField>& args = span.fields.args;
   const std::optional<SeamField>& result = span.fields.result;
 

@@ -10,9 +10,10 @@
 namespace seam::stdlib_gen {
 
 struct GeneratedSpan {
-  std::string function;   // cudaMemcpyAsync
-  std::string span_name;  // memcpy_async
-  std::string doc;        // one paragraph; wrapped when written
+  std::string function;                   // cudaMemcpyAsync
+  std::vector<std::string> alternatives;  // other symbols of the same call: cudaMemcpyAsync_ptsz
+  std::string span_name;                  // memcpy_async
+  std::string doc;                        // one paragraph; wrapped when written
   SeamFields fields;
   std::string skip_reason;  // non-empty: written as "# skipped FUNCTION: REASON" instead
 };

@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <map>
 #include <set>
 
 #include "compiler/stdlib_gen/header_reader.hpp"
@@ -19,6 +21,11 @@ bool is_identifier(const std::string& s) {
 std::string file_name(const std::string& path) {
   size_t slash = path.rfind('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string directory_of(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
 }
 
 std::string default_module_name(const std::string& header) {
@@ -89,11 +96,26 @@ GenResult generate(const GenOptions& options) {
     return result;
   }
 
-  HeaderRead read = read_header(options.header, options.clang_args);
+  // The header's own directory is searched for <...> includes too, as SDK headers expect.
+  std::vector<std::string> clang_args = options.clang_args;
+  clang_args.push_back("-I" + directory_of(options.header));
+  HeaderRead read = read_header(options.header, clang_args);
   if (!read.errors.empty()) {
     result.status = GenStatus::HeaderErrors;
     result.errors = read.errors;
     return result;
+  }
+  std::map<std::string, std::vector<std::string>> variants;  // location -> names declared there
+  for (const std::string& define : options.variant_defines) {
+    std::vector<std::string> args = clang_args;
+    args.push_back("-D" + define);
+    HeaderRead variant = read_header(options.header, args);
+    if (!variant.errors.empty()) {
+      result.status = GenStatus::HeaderErrors;
+      result.errors = variant.errors;
+      return result;
+    }
+    for (const CFunction& f : variant.header.functions) variants[f.location].push_back(f.name);
   }
 
   std::vector<const CFunction*> chosen;
@@ -130,6 +152,10 @@ GenResult generate(const GenOptions& options) {
       continue;
     }
     span.doc = f->doc;
+    for (const std::string& name : variants[f->location])
+      if (name != f->name &&
+          std::find(span.alternatives.begin(), span.alternatives.end(), name) == span.alternatives.end())
+        span.alternatives.push_back(name);
     if (!span.doc.empty() && std::string(".!?:").find(span.doc.back()) == std::string::npos) span.doc += ".";
     span.fields = seam_fields_of(*f);
     std::string base = span_name_of(f->name, prefix);

@@ -16,6 +16,10 @@ struct GenOptions {
   std::string module_name;                  // empty: the header's file name, as an identifier
   std::optional<std::string> strip_prefix;  // unset: the names' common lowercase prefix
   std::vector<std::string> clang_args;      // -I DIR, -D NAME
+  // Each is defined in a second parse of the header; a matched function declared at the same place
+  // under another name there (CUDA_API_PER_THREAD_DEFAULT_STREAM: cudaMemcpy -> cudaMemcpy_ptds)
+  // becomes an alternative probe of its span.
+  std::vector<std::string> variant_defines;
 };
 
 enum class GenStatus {

@@ -12,12 +12,14 @@ const std::string kFixture = std::string(SEAM_SOURCE_DIR) + "/tests/fixtures/gen
 TEST(CliStdlibGen, PrintsTheModuleAndWritesTheEnums) {
   TempDir dir;
   std::string enums = dir.path() + "/fake.enums.json";
-  CommandResult r =
-      run_command({SEAM_EXE, "stdlib", "gen", "--header", kFixture, "--library", "fakert=libfakert.so*",
-                   "--functions", "fakeMemcpy*", "--module", "fake", "--enums-out", enums});
+  CommandResult r = run_command({SEAM_EXE, "stdlib", "gen", "--header", kFixture, "--library",
+                                 "fakert=libfakert.so*", "--functions", "fakeMemcpy*", "--module", "fake",
+                                 "--enums-out", enums, "--variants-define", "FAKE_PER_THREAD"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("module fake\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("span memcpy_async = fakert:fakeMemcpyAsync\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("span memcpy_async = fakert:fakeMemcpyAsync | fakert:fakeMemcpyAsync_ptsz\n"),
+            std::string::npos)
+      << r.out;
   EXPECT_EQ(r.out.find("fakeMalloc"), std::string::npos);
   EXPECT_NE(read_file(enums).find("\"1\": \"fakeCopyHostToDevice\""), std::string::npos) << read_file(enums);
 }

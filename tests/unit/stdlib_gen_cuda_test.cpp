@@ -40,5 +40,26 @@ TEST(StdlibGenCuda, MemcpyFunctionsHaveNamedTypedArgumentsAndPassTheChecker) {
   EXPECT_EQ(result.enums["cudaError"]["0"], "cudaSuccess");
 }
 
+TEST(StdlibGenCuda, PerThreadStreamVariantsBecomeAlternatives) {
+  struct stat st {};
+  if (::stat(kCudaHeader, &st) != 0) GTEST_SKIP() << kCudaHeader << " is not installed";
+  stdlib_gen::GenOptions options;
+  options.header = kCudaHeader;
+  options.library_alias = "cudart";
+  options.library_pattern = "libcudart.so*";
+  options.function_globs = {"cudaMemcpy", "cudaMemcpyAsync", "cudaMalloc"};
+  options.variant_defines = {"CUDA_API_PER_THREAD_DEFAULT_STREAM"};
+  stdlib_gen::GenResult result = stdlib_gen::generate(options);
+  ASSERT_EQ(result.status, stdlib_gen::GenStatus::Ok) << (result.errors.empty() ? "" : result.errors[0]);
+  const std::string& text = result.module_text;
+  EXPECT_NE(text.find("span memcpy = cudart:cudaMemcpy | cudart:cudaMemcpy_ptds\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("span memcpy_async = cudart:cudaMemcpyAsync | cudart:cudaMemcpyAsync_ptsz\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("span malloc = cudart:cudaMalloc\n"), std::string::npos) << text;
+  EXPECT_EQ(check_output(text), "");
+}
+
 }  // namespace
 }  // namespace seam::test

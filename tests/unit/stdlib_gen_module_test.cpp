@@ -62,6 +62,23 @@ TEST(StdlibGenModule, OnlyMatchingFunctionsAndAGivenPrefixAndModuleName) {
   EXPECT_EQ(check_output(result.module_text), "");
 }
 
+TEST(StdlibGenModule, VariantsDeclaredUnderADefineBecomeAlternatives) {
+  stdlib_gen::GenOptions options;
+  options.header = fixture_header();
+  options.library_alias = "rt";
+  options.library_pattern = "librt.so*";
+  options.function_globs = {"fakeMalloc", "fakeMemcpyAsync"};
+  options.variant_defines = {"FAKE_PER_THREAD"};
+  stdlib_gen::GenResult result = stdlib_gen::generate(options);
+  ASSERT_EQ(result.status, stdlib_gen::GenStatus::Ok);
+  EXPECT_NE(result.module_text.find("span memcpy_async = rt:fakeMemcpyAsync | rt:fakeMemcpyAsync_ptsz\n"),
+            std::string::npos)
+      << result.module_text;
+  EXPECT_NE(result.module_text.find("span malloc = rt:fakeMalloc\n"), std::string::npos)
+      << result.module_text;
+  EXPECT_EQ(check_output(result.module_text), "");
+}
+
 TEST(StdlibGenModule, ErrorsInTheHeaderAreReportedWithFileAndLine) {
   TempDir dir;
   std::string header = dir.write("broken.h", "int ok(int a);\nint broken(int a, nosuchtype b);\n");
