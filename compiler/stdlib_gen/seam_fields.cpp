@@ -86,7 +86,7 @@ class Assigner {
  private:
   SeamFields& out_;
   int slots_ = 0;
-  std::set<std::string> names_;
+  std::set<std::string> names_ = {"ret"};  // the result's name: an argument called ret becomes ret_2
 };
 
 std::string describe(const CParam& p, const std::string& name) {

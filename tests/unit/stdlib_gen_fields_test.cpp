@@ -87,6 +87,15 @@ TEST(StdlibGenFields, StackArgumentsAfterAStructOnTheStackStopTheList) {
   EXPECT_EQ(fields.omitted[1], "s6 (int) and after: on the stack after a struct passed there");
 }
 
+TEST(StdlibGenFields, ArgumentNamesAreUniqueAndNotTheResultsName) {
+  CFunction f = void_function();
+  f.params = {{"ret", integer(4, true), ""},
+              {"a_b", integer(4, true), ""},
+              {"aB", integer(4, true), ""},
+              {"", integer(4, true), ""}};
+  EXPECT_EQ(names_and_types(seam_fields_of(f)), "ret_2: i32, a_b: i32, a_b_2: i32, arg3: i32");
+}
+
 TEST(StdlibGenFields, ResultTypes) {
   CFunction f = void_function();
   f.result.kind = CTypeKind::Enum;
