@@ -12,8 +12,10 @@
 
 #include <fcntl.h>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "runtime/identity/cgroup_resolver.hpp"
 #include "runtime/output/webhook_sink.hpp"
 #include "support/seam_process.hpp"
 #include "support/test_support.hpp"
@@ -177,7 +179,32 @@ TEST(Alertmanager, AlertsFromTheSinkAreListedWithTheirLabels) {
   EXPECT_TRUE(notices.empty()) << notices.front();
 }
 
-// A rule fires under `seam run --output webhook:...,format=alertmanager`; Alertmanager lists it.
+// Creates the cgroup directories of `rel` under the cgroup2 root; removes them at the end.
+class PodCgroup {
+ public:
+  explicit PodCgroup(std::string rel) : root_(runtime::cgroup2_root()), rel_(std::move(rel)) {
+    if (!root_.empty()) std::filesystem::create_directories(root_ + rel_);
+  }
+  ~PodCgroup() {
+    if (root_.empty()) return;
+    if (pid_ > 0 && kill(pid_, 0) == 0)
+      std::ofstream(root_ + "/cgroup.procs") << pid_ << std::endl;  // still alive
+    for (std::string p = rel_; p.size() > 1; p = p.substr(0, p.rfind('/'))) rmdir((root_ + p).c_str());
+  }
+  bool add(pid_t pid) {
+    pid_ = pid;
+    std::ofstream procs(root_ + rel_ + "/cgroup.procs");
+    procs << pid << std::endl;
+    return !root_.empty() && procs.good();
+  }
+
+ private:
+  std::string root_, rel_;
+  pid_t pid_ = -1;
+};
+
+// A rule fires under `seam run --output webhook:...,format=alertmanager` in a process inside a
+// pod-like cgroup; Alertmanager lists the alert with its process, container and pod labels.
 TEST(Alertmanager, ARuleFiringUnderSeamRunReachesAlertmanager) {
   REQUIRE_ALERTMANAGER();
   SEAM_REQUIRE_ROOT();
@@ -196,6 +223,11 @@ TEST(Alertmanager, ARuleFiringUnderSeamRunReachesAlertmanager) {
                 lib});
   ASSERT_TRUE(caller.wait_for_line("ready", 10s));
   pid_t caller_pid = caller.pid();
+  const std::string container = "c0ffee0123456789abcdef0123456789abcdef0123456789abcdef0123456789";
+  const std::string pod = "7e57a1e2-0000-4000-8000-00000000beef";
+  PodCgroup cgroup("/seam-am-test-" + std::to_string(getpid()) + "/kubepods/besteffort/pod" + pod + "/" +
+                   container);
+  ASSERT_TRUE(cgroup.add(caller_pid));
   std::string rules = dir.write("am.seam", "use cuda\ncudaStreamSynchronize > 10ms -> alert\n");
   SeamRun seam(dir.path(),
                {rules, "--output", "webhook:" + am.url() + ",format=alertmanager,batch_wait=10ms"});
@@ -209,6 +241,10 @@ TEST(Alertmanager, ARuleFiringUnderSeamRunReachesAlertmanager) {
   ASSERT_FALSE(a.is_null()) << seam.stderr_text() << am.log();
   EXPECT_EQ(a["labels"]["pid"], std::to_string(caller_pid));
   EXPECT_EQ(a["labels"]["comm"], "python3");
+  EXPECT_EQ(a["labels"]["container_id"], container);
+  EXPECT_EQ(a["labels"]["container_runtime"], "containerd");
+  EXPECT_EQ(a["labels"]["pod_uid"], pod);
+  EXPECT_TRUE(a["labels"]["cgroup"].get<std::string>().ends_with("/pod" + pod + "/" + container)) << a.dump();
   EXPECT_EQ(a["labels"]["rule_file"], seam.alerts().front()["file"]);
   EXPECT_EQ(seam.stop(), 0) << seam.stderr_text();
 }
