@@ -102,3 +102,23 @@ def peak_rss_kb(pid):
             if line.startswith("VmHWM:"):
                 return int(line.split()[1])
     return 0
+
+
+def rss_breakdown(pid, top=6):
+    """Resident kB by mapping (file name, [heap], anon_inode:bpf-map ...), largest first, plus
+    the anonymous and file-backed totals from /proc/PID/status."""
+    by_name, name = {}, "?"
+    with open(f"/proc/{pid}/smaps") as f:
+        for line in f:
+            first = line.split(None, 1)[0]
+            if "-" in first and not first.endswith(":"):
+                parts = line.split()
+                name = parts[5] if len(parts) > 5 else "[anon]"
+            elif first == "Rss:":
+                by_name[name] = by_name.get(name, 0) + int(line.split()[1])
+    out = {"top_kb": sorted(by_name.items(), key=lambda kv: -kv[1])[:top]}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(("RssAnon:", "RssFile:")):
+                out[line.split(":")[0]] = int(line.split()[1])
+    return out

@@ -1,4 +1,5 @@
 """The table bench/run prints, and the targets it checks (issue 6)."""
+import os
 
 
 def verdict(ok):
@@ -93,7 +94,12 @@ def table(r):
                  + ", libcudart.so.13 " + fi.get("libcudart.so.13 cudaLaunchKernel", "?"))
     f = r["footprint"]
     L.append("")
-    L.append(f"5. Peak RSS of seam run (default pack): {f['peak_rss_mb']:.1f} MB; seam lint rules/ stdlib/: {f['lint_ms']:.1f} ms")
+    L.append(f"5. Peak RSS of seam run (default pack): {f['peak_rss_mb']:.1f} MB; seam lint rules/ stdlib/: {f['lint_ms']:.1f} ms "
+             f"(seam --help, the process start alone: {f.get('help_ms', float('nan')):.1f} ms)")
+    b = f.get("rss_breakdown")
+    if b:
+        L.append(f"   resident, warm default pack: anon {b.get('RssAnon', 0) / 1024:.1f} MB, file {b.get('RssFile', 0) / 1024:.1f} MB; "
+                 "largest: " + ", ".join(f"{os.path.basename(n)} {kb / 1024:.1f}" for n, kb in b["top_kb"]))
     L.append("")
     L.append("Targets:")
     for name, measured, ok in targets(r):

@@ -6,7 +6,7 @@ import statistics
 import tempfile
 
 from . import tracers
-from .procs import peak_rss_kb
+from .procs import peak_rss_kb, rss_breakdown
 
 PROBES_ON = re.compile(r"(\d+) probes on (\S+)")
 ATTACHED = re.compile(r"(\d+) probes attached for (\d+) rules in (\d+) ms")
@@ -17,9 +17,10 @@ def one_seam_run(art, cache_dir, name, paths=()):
     t = tracers.Seam(art, list(paths), cache_dir=cache_dir, name=name)
     ready_s = t.start()
     rss_kb = peak_rss_kb(t.proc.pid)
+    breakdown = rss_breakdown(t.proc.pid)
     stop_s = t.stop()
     text = "\n".join(n["message"] for n in t.notices())
-    r = {"ready_s": ready_s, "stop_s": stop_s, "peak_rss_kb": rss_kb, "libraries": {}}
+    r = {"ready_s": ready_s, "stop_s": stop_s, "peak_rss_kb": rss_kb, "rss_breakdown": breakdown, "libraries": {}}
     for m in PROBES_ON.finditer(text):
         r["libraries"][m.group(2)] = int(m.group(1))
     if m := ATTACHED.search(text):
@@ -53,7 +54,9 @@ def seam_cold_warm(art, reps, paths, label, log):
         warm.append(r)
         log(f"  {label} seam warm rep {rep + 1}/{reps}: ready {r['ready_s'] * 1e3:7.1f} ms, detach {r.get('detach_ms')} ms, "
             f"exit {r['stop_s'] * 1e3:6.1f} ms, VmHWM {r['peak_rss_kb']} kB")
-    return summarize(cold), summarize(warm), cold[-1]["libraries"]
+    warm_summary = summarize(warm)
+    warm_summary["rss_breakdown"] = warm[-1]["rss_breakdown"]
+    return summarize(cold), warm_summary, cold[-1]["libraries"]
 
 
 def measure(art, reps, log):
