@@ -48,6 +48,32 @@ std::string span_name_of(const std::string& function, const std::string& prefix)
   return seam_identifier(name.empty() ? snake_case(function) : name);
 }
 
+std::string joined(const std::vector<std::string>& parts, const std::string& separator) {
+  std::string out;
+  for (const std::string& p : parts) out += (out.empty() ? "" : separator) + p;
+  return out;
+}
+
+// The span for one function; its name is made unique by the caller.
+GeneratedSpan span_for(const CFunction& f, const std::string& prefix,
+                       const std::vector<std::string>& variant_names) {
+  GeneratedSpan span;
+  span.function = f.name;
+  if (f.is_static) {
+    span.skip_reason = "static in the header, so the library has no symbol to probe";
+    return span;
+  }
+  span.doc = f.doc;
+  if (!span.doc.empty() && std::string(".!?:").find(span.doc.back()) == std::string::npos) span.doc += ".";
+  for (const std::string& name : variant_names)
+    if (name != f.name &&
+        std::find(span.alternatives.begin(), span.alternatives.end(), name) == span.alternatives.end())
+      span.alternatives.push_back(name);
+  span.fields = seam_fields_of(f);
+  span.span_name = span_name_of(f.name, prefix);
+  return span;
+}
+
 nlohmann::json sidecar_of(const std::vector<CEnum>& enums) {
   nlohmann::json out = nlohmann::json::object();
   for (const CEnum& e : enums) {
@@ -127,40 +153,22 @@ GenResult generate(const GenOptions& options) {
   }
   if (chosen.empty()) {
     result.status = GenStatus::NoMatch;
-    std::string globs;
-    for (const std::string& g : options.function_globs) globs += (globs.empty() ? "" : " ") + g;
-    result.errors.push_back(options.header + ": no function matches " + globs);
+    result.errors.push_back(options.header + ": no function matches " + joined(options.function_globs, " "));
     return result;
   }
 
   ModuleParts parts;
   parts.module_name = module_name;
-  std::string globs;
-  for (const std::string& g : options.function_globs) globs += (globs.empty() ? "" : ", ") + g;
-  parts.source = file_name(options.header) + " (functions " + globs + ")";
+  parts.source = file_name(options.header) + " (functions " + joined(options.function_globs, ", ") + ")";
   parts.library_alias = options.library_alias;
   parts.library_pattern = options.library_pattern;
   std::string prefix = options.strip_prefix ? *options.strip_prefix : common_lowercase_prefix(names);
 
   std::set<std::string> span_names, enum_names;
   for (const CFunction* f : chosen) {
-    GeneratedSpan span;
-    span.function = f->name;
-    if (f->is_static) {
-      span.skip_reason = "static in the header, so the library has no symbol to probe";
-      parts.spans.push_back(std::move(span));
-      continue;
-    }
-    span.doc = f->doc;
-    for (const std::string& name : variants[f->location])
-      if (name != f->name &&
-          std::find(span.alternatives.begin(), span.alternatives.end(), name) == span.alternatives.end())
-        span.alternatives.push_back(name);
-    if (!span.doc.empty() && std::string(".!?:").find(span.doc.back()) == std::string::npos) span.doc += ".";
-    span.fields = seam_fields_of(*f);
-    std::string base = span_name_of(f->name, prefix);
-    span.span_name = base;
-    for (int n = 2; !span_names.insert(span.span_name).second; ++n)
+    GeneratedSpan span = span_for(*f, prefix, variants[f->location]);
+    std::string base = span.span_name;
+    for (int n = 2; !base.empty() && !span_names.insert(span.span_name).second; ++n)
       span.span_name = base + "_" + std::to_string(n);
     for (const std::string& e : span.fields.enums)
       if (enum_names.insert(e).second) parts.enums.push_back(read.header.enums.at(e));
