@@ -44,6 +44,7 @@ struct RunFlags {
   int pid = 0;
   std::string cgroup;
   bool allow_insecure_rules = false;
+  std::string listen = "127.0.0.1:9401";
 };
 
 // Rule and stdlib files become kernel programs run as root: refuse any that someone other
@@ -105,6 +106,8 @@ int run(RunFlags& flags) {
   session.duration_ms = static_cast<int64_t>(flags.duration_s * 1000);
   session.stop = &g_stop;
   session.exec_notice_rule = codegen::kExecNoticeRule;
+  session.listen = flags.listen == "off" ? "" : flags.listen;
+  session.compile_ms = built.compile_ms;
   runtime::SessionResult result = runtime::run_session(std::move(session));
   return result.exit_code;
 }
@@ -120,6 +123,8 @@ Command add_run(CLI::App& parent) {
   app->add_option("--duration", flags->duration_s, "Stop after this many seconds");
   app->add_option("--pid", flags->pid, "Trace only this process");
   app->add_option("--cgroup", flags->cgroup, "Trace only this cgroup (path under /sys/fs/cgroup)");
+  app->add_option("--listen", flags->listen,
+                  "Serve Prometheus /metrics and /healthz here (default 127.0.0.1:9401; off: none)");
   app->add_flag("--allow-insecure-rules", flags->allow_insecure_rules,
                 "Load rule and stdlib files even when a non-root user could have changed them");
   return {app, [flags] { return run(*flags); }};

@@ -13,7 +13,7 @@ packages=(
   libcurl4-openssl-dev                             # webhooks
   prometheus-alertmanager                          # tests: a real Alertmanager fed by the webhook output
   prometheus                                       # tests: a real Prometheus scraping seam; promtool check metrics
-  python3
+  python3 curl                                     # curl: tests read /metrics
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -13,6 +13,7 @@
 #include "runtime/load/loaded_object.hpp"
 #include "runtime/output/alert_pipeline.hpp"
 #include "runtime/run/event_reader.hpp"
+#include "runtime/run/metrics_service.hpp"
 #include "runtime/run/pending_scanner.hpp"
 #include "runtime/run/probe_attacher.hpp"
 #include "runtime/run/stack_symbolizer.hpp"
@@ -114,6 +115,7 @@ SessionResult run_session(SessionOptions options) {
                 {}, attacher.attached()});
   pipeline.flush();
 
+  std::vector<uint64_t> reported_drops(plan.rules.size() + 1, 0);
   EventReader reader(object.ringbuf_fd());
   if (!reader.ok()) {
     notice(Notice{plan::Severity::Error, "load-failed", "cannot read the ring buffer: " + reader.error(), {}, 0});
@@ -140,7 +142,6 @@ SessionResult run_session(SessionOptions options) {
     }
     pipeline.on_record(bytes);
   };
-  std::vector<uint64_t> reported_drops(plan.rules.size() + 1, 0);
   auto report_drops = [&] {
     std::vector<uint64_t> drops = object.drop_counts();
     for (size_t id = 0; id < drops.size() && id < reported_drops.size(); ++id) {
@@ -159,6 +160,30 @@ SessionResult run_session(SessionOptions options) {
 
   PendingScanner pending(plan, [&](const std::string& name) { return object.map_fd(name); });
   auto emit_user_space = [&](uint32_t rule_id, Alert& alert) { pipeline.write_alert(rule_id, alert); };
+  MetricsService metrics(plan, [&](const std::string& name) { return object.map_fd(name); });
+  if (!options.listen.empty()) {
+    if (auto error = metrics.listen(options.listen))
+      notice(Notice{plan::Severity::Warning, "metrics-unavailable",
+                    "cannot serve metrics on " + options.listen + ": " + *error, {}, 0});
+    else
+      notice(Notice{plan::Severity::Info, "listening",
+                    "metrics on http://" + options.listen + "/metrics", {}, 0});
+  }
+  metrics.tick(now_ms() * 1000000, emit_user_space);  // the empty baseline windows start from
+  auto self_stats = [&] {
+    metrics::SelfStats self;
+    for (const plan::Rule& r : plan.rules) {
+      RuleStats s = pipeline.stats(r.id);
+      self.rules.push_back({r.name, s.decoded, r.id < reported_drops.size() ? reported_drops[r.id] : 0, s.written,
+                            s.suppressed});
+    }
+    self.probes_attached = attacher.attached();
+    self.probes_failed = attacher.failed();
+    self.compile_ms = options.compile_ms;
+    self.load_ms = result.attach_ms;
+    self.ringbuf_bytes = plan.ringbuf_bytes;
+    return self;
+  };
 
   int64_t deadline = options.duration_ms > 0 ? started + options.duration_ms : 0;
   int64_t next_rescan = now_ms() + options.rescan_ms, next_drops = now_ms() + 1000;
@@ -178,6 +203,8 @@ SessionResult run_session(SessionOptions options) {
     if (now >= next_drops) {
       report_drops();
       if (!pending.empty()) pending.scan(emit_user_space);
+      metrics.tick(now_ms() * 1000000, emit_user_space);
+      metrics.set_self(self_stats());
       next_drops = now + 1000;
     }
     pipeline.flush();

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "compiler/plan/plan.hpp"
@@ -22,6 +23,8 @@ struct SessionOptions {
   int rescan_ms = 500;               // full rescan for libraries loaded by dlopen
   const std::atomic<bool>* stop = nullptr;  // set by a signal handler
   uint32_t exec_notice_rule = 0xffffffffu;
+  std::string listen;  // Prometheus /metrics and /healthz ("" for none)
+  double compile_ms = 0;  // for seam's own metrics
 };
 
 struct SessionResult {

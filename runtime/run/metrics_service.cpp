@@ -1,0 +1,47 @@
+#include "runtime/run/metrics_service.hpp"
+
+#include "runtime/run/user_space_alert.hpp"
+
+namespace seam::runtime {
+
+MetricsService::MetricsService(const plan::Plan& plan, std::function<int(const std::string&)> map_fd)
+    : plan_(plan), engine_(plan, std::move(map_fd)) {}
+
+MetricsService::~MetricsService() { server_.stop(); }
+
+std::optional<std::string> MetricsService::listen(const std::string& address) {
+  return server_.start(address, [this] {
+    metrics::SelfStats self;
+    {
+      std::lock_guard<std::mutex> lock(self_mutex_);
+      self = self_;
+    }
+    return engine_.prometheus_text(self);
+  });
+}
+
+void MetricsService::set_self(metrics::SelfStats self) {
+  std::lock_guard<std::mutex> lock(self_mutex_);
+  self_ = std::move(self);
+}
+
+void MetricsService::tick(int64_t now_ns, const std::function<void(uint32_t, Alert&)>& emit) {
+  if (plan_.metrics.empty()) return;
+  engine_.sample(now_ns);
+  for (const metrics::MetricsEngine::WindowResult& w : engine_.evaluate(now_ns)) {
+    if (w.rule_id >= plan_.rules.size()) continue;
+    const plan::Rule& rule = plan_.rules[w.rule_id];
+    int64_t window_ns = 0;
+    for (const plan::Window& win : plan_.windows)
+      if (win.rule_id == w.rule_id) window_ns = win.window_ns;
+    std::string key = std::to_string(w.rule_id);
+    for (const auto& [k, v] : w.labels) key += "\x1f" + k + "=" + v;
+    auto last = last_fired_.find(key);
+    if (last != last_fired_.end() && now_ns - last->second < window_ns) continue;  // once per window
+    last_fired_[key] = now_ns;
+    make_user_space_alert(rule, 0, 0, {}, {{"value", w.value, w.unit}}, w.labels, alert_);
+    emit(w.rule_id, alert_);
+  }
+}
+
+}  // namespace seam::runtime
