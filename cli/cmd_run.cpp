@@ -45,6 +45,7 @@ struct RunFlags {
   std::string cgroup;
   bool allow_insecure_rules = false;
   std::string listen = "127.0.0.1:9401";
+  uint32_t ringbuf_kib = 4096;
 };
 
 // Rule and stdlib files become kernel programs run as root: refuse any that someone other
@@ -80,6 +81,12 @@ int run(RunFlags& flags) {
     }
     flags.compile.codegen.target_cgroup = st.st_ino;  // cgroup v2 ids are the directory's inode
   }
+  if (flags.ringbuf_kib < 4 || (flags.ringbuf_kib & (flags.ringbuf_kib - 1)) != 0) {
+    std::cerr << "seam run: --ringbuf-size must be a power of two of at least 4 (KiB), not " << flags.ringbuf_kib
+              << "\n";
+    return 2;
+  }
+  flags.compile.lower.ringbuf_bytes = flags.ringbuf_kib * 1024;
   CompiledRules rules = compile_rules(flags.compile, std::cerr);
   if (!rules.ok) return 1;
   if (!flags.allow_insecure_rules && !rule_files_are_safe(rules.program)) return 2;
@@ -125,6 +132,7 @@ Command add_run(CLI::App& parent) {
   app->add_option("--cgroup", flags->cgroup, "Trace only this cgroup (path under /sys/fs/cgroup)");
   app->add_option("--listen", flags->listen,
                   "Serve Prometheus /metrics and /healthz here (default 127.0.0.1:9401; off: none)");
+  app->add_option("--ringbuf-size", flags->ringbuf_kib, "Ring buffer size in KiB, a power of two (default 4096)");
   app->add_flag("--allow-insecure-rules", flags->allow_insecure_rules,
                 "Load rule and stdlib files even when a non-root user could have changed them");
   return {app, [flags] { return run(*flags); }};

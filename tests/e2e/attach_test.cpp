@@ -92,7 +92,8 @@ TEST(Attach, RealCudaRuntimeCountsExactlyTheCallsMade) {
   TempDir dir;
   Child caller({fixture("cuda_caller"), real, "7", "0"});
   ASSERT_TRUE(caller.wait_for_line("ready", std::chrono::seconds(10)));
-  SeamRun seam(dir.path(), {dir.write("r.seam", kEverySync)});
+  // --pid: other programs on the machine may use the same real library.
+  SeamRun seam(dir.path(), {dir.write("r.seam", kEverySync), "--pid", std::to_string(caller.pid())});
   wait_ready(seam);
   caller.send_line("go");
   ASSERT_TRUE(caller.wait_for_line("done", std::chrono::seconds(20)));

@@ -41,7 +41,7 @@ class Headline : public ::testing::Test {
     Child caller(argv);
     EXPECT_TRUE(caller.wait_for_line("ready", std::chrono::seconds(10)));
     std::string rules = dir_.write("headline.seam", kRule);
-    SeamRun seam(dir_.path(), {rules, "--output", "stdout"});
+    SeamRun seam(dir_.path(), {rules, "--output", "stdout", "--pid", std::to_string(caller.pid())});
     EXPECT_TRUE(seam.wait_for_notice("attached", "libcudart.so.12", std::chrono::seconds(30)))
         << seam.stderr_text();
     EXPECT_TRUE(seam.wait_for_notice("attached", "libpython", std::chrono::seconds(10))) << seam.stderr_text();
