@@ -66,6 +66,25 @@ TEST(CliStdlibGen, ErrorsInTheHeaderAreExit1WithFileAndLine) {
   EXPECT_TRUE(r.out.empty());
 }
 
+TEST(CliStdlibGen, IncludeDirectoriesAndDefinesReachTheCompiler) {
+  TempDir dir;
+  dir.write("inc/types.h", "typedef unsigned short handle_t;\n");
+  std::string header = dir.write("api/api.h",
+                                 "#include <types.h>\n"
+                                 "#ifdef WIDE\ntypedef long width_t;\n#else\ntypedef char width_t;\n#endif\n"
+                                 "int apiOpen(handle_t h, width_t w);\n");
+  std::vector<std::string> args = {SEAM_EXE,    "stdlib",    "gen",         "--header", header,
+                                   "--library", "a=liba.so", "--functions", "*"};
+  CommandResult without = run_command(args);
+  EXPECT_EQ(without.exit_code, 1);
+  EXPECT_NE(without.err.find("types.h"), std::string::npos) << without.err;
+  args.insert(args.end(), {"-I", dir.path() + "/inc", "-D", "WIDE"});
+  CommandResult with = run_command(args);
+  EXPECT_EQ(with.exit_code, 0) << with.err;
+  EXPECT_NE(with.out.find("span open = a:apiOpen (h: u16, w: i64) -> (ret: i32)\n"), std::string::npos)
+      << with.out;
+}
+
 TEST(CliStdlibGen, NoMatchingFunctionIsExit1) {
   CommandResult r = run_command(
       {SEAM_EXE, "stdlib", "gen", "--header", kFixture, "--library", "a=liba.so", "--functions", "nope*"});
