@@ -22,7 +22,7 @@ TEST(MetricsRun, HistogramIsServedAndWindowedRuleFires) {
   std::string fixtures = SEAM_FIXTURE_DIR;
   Child caller({fixtures + "/cuda_caller", fixtures + "/libcudart.so.12", "30", "10000"});
   ASSERT_TRUE(caller.wait_for_line("ready", std::chrono::seconds(10)));
-  SeamRun seam(dir.path(), {rules, "--listen", listen});
+  SeamRun seam(dir.path(), {rules, "--listen", listen, "--pid", std::to_string(caller.pid())});
   ASSERT_TRUE(seam.wait_for_notice("listening", listen, std::chrono::seconds(30))) << seam.stderr_text();
   caller.send_line("go");
   ASSERT_TRUE(caller.wait_for_line("done", std::chrono::seconds(20)));

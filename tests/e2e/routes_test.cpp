@@ -35,7 +35,7 @@ TEST(Routes, EachOutputGetsWhatItsRoutesSelect) {
   std::string fixtures = SEAM_FIXTURE_DIR;
   Child caller({fixtures + "/cuda_caller", fixtures + "/libcudart.so.12", "3", "2000"});
   ASSERT_TRUE(caller.wait_for_line("ready", std::chrono::seconds(10)));
-  SeamRun seam(dir.path(), {rules});
+  SeamRun seam(dir.path(), {rules, "--pid", std::to_string(caller.pid())});
   ASSERT_TRUE(seam.wait_for_notice("ready", "probes attached", std::chrono::seconds(30))) << seam.stderr_text();
   caller.send_line("go");
   ASSERT_TRUE(caller.wait_for_line("done", std::chrono::seconds(10)));
