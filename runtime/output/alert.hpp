@@ -57,6 +57,12 @@ struct Alert {
   std::vector<AlertField> fields;  // the rule's `with` items, except stacks and pid/tid/comm/time
   std::vector<AlertStack> stacks;  // every stack the record carries, symbolized
   uint64_t suppressed = 0;         // alerts of this rule held back by its limit since the last one written
+  // Where the process runs, from its cgroup (empty outside containers / Kubernetes).
+  std::string cgroup_path;
+  std::string container_id;
+  std::string pod_uid;
+  std::string pod_name;
+  std::string pod_namespace;
 };
 
 struct Notice {

@@ -21,6 +21,7 @@ AlertPipeline::AlertPipeline(const plan::Plan& plan, std::vector<std::unique_ptr
       builder_(std::move(options.symbolizer), std::move(options.enum_namer)),
       sinks_(std::move(sinks)),
       clock_(std::move(options.clock)),
+      identify_(std::move(options.identify)),
       first_rule_(plan.rules.data()) {
   rules_.reserve(plan.rules.size());
   for (const auto& rule : plan.rules)
@@ -73,6 +74,7 @@ void AlertPipeline::write_alert(uint32_t rule_id, Alert& alert) {
 }
 
 void AlertPipeline::emit(Alert& alert) {
+  if (identify_ && alert.cgroup != 0) identify_(alert);
   for (auto& sink : sinks_) sink->write(alert);
 }
 

@@ -21,6 +21,8 @@ struct PipelineOptions {
   EnumNamer enum_namer;
   std::function<int64_t()> clock;          // monotonic ns for rate limits; empty: CLOCK_MONOTONIC
   std::optional<int64_t> clock_offset_ns;  // monotonic→realtime; empty: sampled at construction
+  // Fills an alert's cgroup path, container and pod from its cgroup id (empty: left blank).
+  std::function<void(Alert&)> identify;
 };
 
 struct RuleStats {
@@ -74,6 +76,7 @@ class AlertPipeline {
   AlertBuilder builder_;
   std::vector<std::unique_ptr<Sink>> sinks_;
   std::function<int64_t()> clock_;
+  std::function<void(Alert&)> identify_;
   std::vector<PerRule> rules_;  // in plan.rules order, so a Rule* gives its index
   const plan::Rule* first_rule_ = nullptr;
   uint64_t unattributed_errors_ = 0;

@@ -101,6 +101,15 @@ void append_alert_json(std::string& out, const Alert& a) {
   append_string(out, a.comm);
   append_literal(out, ",\"cgroup\":");
   format::append_uint(out, a.cgroup);
+  for (const auto& [key, value] : {std::pair<const char*, const std::string*>{"cgroup_path", &a.cgroup_path},
+                                   {"container_id", &a.container_id},
+                                   {"pod_uid", &a.pod_uid},
+                                   {"pod_name", &a.pod_name},
+                                   {"pod_namespace", &a.pod_namespace}})
+    if (!value->empty()) {
+      append_key(out, key);
+      append_string(out, *value);
+    }
   append_literal(out, ",\"fields\":");
   out.push_back('{');
   for (size_t k = 0; k < a.fields.size(); ++k) {

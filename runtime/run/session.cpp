@@ -9,6 +9,7 @@
 #include <map>
 
 #include "runtime/discover/rescanner.hpp"
+#include "runtime/identity/cgroup_resolver.hpp"
 #include "runtime/load/features.hpp"
 #include "runtime/load/loaded_object.hpp"
 #include "runtime/output/alert_pipeline.hpp"
@@ -51,6 +52,16 @@ SessionResult run_session(SessionOptions options) {
   StackSymbolizerAdapter symbols;
   PipelineOptions pipeline_options;
   pipeline_options.symbolizer = symbols.function();
+  // Container and pod identity from the cgroup id, resolved once per cgroup (cached).
+  auto cgroups = std::make_shared<CgroupResolver>(CgroupResolverOptions{});
+  pipeline_options.identify = [cgroups](Alert& a) {
+    Identity id = cgroups->resolve(a.cgroup);
+    a.cgroup_path = std::move(id.cgroup_path);
+    a.container_id = std::move(id.container_id);
+    a.pod_uid = std::move(id.pod_uid);
+    a.pod_name = std::move(id.pod_name);
+    a.pod_namespace = std::move(id.pod_namespace);
+  };
   AlertPipeline pipeline(plan, std::move(options.sinks), std::move(pipeline_options));
   auto notice = [&](Notice n) { pipeline.notice(n); };
 
