@@ -45,6 +45,11 @@ def table(r):
         L.append(f"   {name:<16}{row['cpu_ns']:>12.1f}{row['added_ns']:>10.1f}{row['wall_ns']:>14.1f}"
                  f"{'' if ik is None else f'{ik:.1f}':>19}")
     s = c["summary"]
+    used = c["rows"]["none"].get("rounds_used")
+    if used is not None and len(used) < c["reps"]:
+        L.append(f"   rounds used: {used} of {c['reps']} (the others had someone else's probes on the library)")
+    if c["rows"]["none"].get("disturbed"):
+        L.append("   WARNING: every round had someone else's probes on the library: these figures are not clean")
     L.append(f"   seam/baseline added ns: {s['seam_over_baseline']:.2f}x   seam/bpftrace: {s['seam_over_bpftrace']:.2f}x   "
              f"seam/baseline in-kernel: {s['seam_over_baseline_in_kernel']:.2f}x   "
              f"seam/baseline-lru: {s['seam_over_baseline_lru']:.2f}x")
