@@ -5,8 +5,8 @@
 // kernel-wide rules (syscalls, sockets) see every process on the host.
 //
 // Rules whose probe kind this kernel lacks are checked for the "unavailable here" report that
-// names them. Windowed rules (p99, rate over a window) are not tested here yet: their user-space
-// evaluation is not wired into `seam run`. The NCCL hang rule runs with its 60 s bound cut to 2 s.
+// names them. Windowed rules are evaluated from the start of the window, so a p99 over 1m fires
+// within seconds of the slow calls. The NCCL hang rule runs with its 60 s bound cut to 2 s.
 //
 // Also: every cuda, cuda_driver and nccl event attached to the real libraries (where installed),
 // counting the calls a program makes through them.
@@ -288,6 +288,80 @@ TEST_F(PackRules, GilWaitEventMeasuresTheWaitForTheGil) {
   std::vector<nlohmann::json> waits = wait_alerts("long_gil_wait", w.pid(), 1);
   ASSERT_GE(waits.size(), 1u) << seam_->stderr_text();
   EXPECT_GE(waits[0]["fields"].value("duration_ns", 0), 20'000'000);
+}
+
+// ---------------------------------------------------------------- windowed rules
+
+// A windowed rule's alerts for one process: it aggregates `by pid`, so the pid is a label.
+std::vector<nlohmann::json> window_alerts_of(const SeamRun& seam, const std::string& rule, pid_t pid) {
+  std::vector<nlohmann::json> mine;
+  for (const nlohmann::json& a : seam.alerts(rule))
+    if (a["fields"].value("pid", "") == std::to_string(pid)) mine.push_back(a);
+  return mine;
+}
+
+// cuda_caller making COUNT syncs of US microseconds each through the fixture libcudart.
+Workload syncs(int count, int us) {
+  return Workload(
+      {fixture("cuda_caller"), fixture("libcudart.so.12"), std::to_string(count), std::to_string(us)});
+}
+
+TEST_F(PackRules, SyncP99FiresForSlowSyncs) {
+  SEAM_REQUIRE_ROOT();
+  Workload w = syncs(10, 60000);
+  start({pack_unlimited(dir_, "sync_latency.seam")});
+  w.run();
+  wait_until([&] { return !window_alerts_of(*seam_, "sync_p99", w.pid()).empty(); }, seconds(10));
+  std::vector<nlohmann::json> alerts = window_alerts_of(*seam_, "sync_p99", w.pid());
+  ASSERT_GE(alerts.size(), 1u) << seam_->stderr_text();
+  EXPECT_GT(alerts[0]["fields"].value("value_ns", 0), 50'000'000) << alerts[0].dump();
+}
+
+TEST_F(PackRules, SyncP99SilentForFastSyncs) {
+  SEAM_REQUIRE_ROOT();
+  Workload quiet = syncs(50, 2000);
+  Workload loud = syncs(10, 60000);
+  start({pack_unlimited(dir_, "sync_latency.seam")});
+  quiet.run();
+  loud.run();
+  wait_until([&] { return !window_alerts_of(*seam_, "sync_p99", loud.pid()).empty(); }, seconds(10));
+  ASSERT_GE(window_alerts_of(*seam_, "sync_p99", loud.pid()).size(), 1u) << seam_->stderr_text();
+  EXPECT_EQ(window_alerts_of(*seam_, "sync_p99", quiet.pid()).size(), 0u);
+}
+
+// Python threads contending for the GIL: one spins while the other holds the GIL through a
+// 50 ms call made with ctypes.PyDLL (or, with `contend` false, the call alone, no other thread).
+Workload gil_contention(bool contend) {
+  return Workload(
+      {test_python(), "-c",
+       "import ctypes, sys, threading\n"
+       "held = ctypes.PyDLL(sys.argv[1]); held.cudaStreamSynchronize.argtypes = [ctypes.c_void_p]\n"
+       "print('ready', flush=True); sys.stdin.readline()\n"
+       "started = threading.Event()\n"
+       "def spin():\n"
+       "    started.set()\n"
+       "    for _ in range(3000000): pass\n"
+       "if sys.argv[2] == '1':\n"
+       "    t = threading.Thread(target=spin); t.start(); started.wait()\n"
+       "held.cudaStreamSynchronize(ctypes.c_void_p(50000))\n"
+       "if sys.argv[2] == '1': t.join()\n"
+       "print('done', flush=True)\n",
+       fixture("libcudart.so.12"), contend ? "1" : "0"});
+}
+
+TEST_F(PackRules, GilWaitP99FiresWhenAThreadWaitsForTheGil) {
+  SEAM_REQUIRE_ROOT();
+  Workload quiet = gil_contention(false);
+  Workload loud = gil_contention(true);
+  start({pack_unlimited(dir_, "gil_wait.seam")});
+  ASSERT_TRUE(seam_->wait_for_notice("attached", "libpython", seconds(10))) << seam_->stderr_text();
+  quiet.run();
+  loud.run();
+  wait_until([&] { return !window_alerts_of(*seam_, "gil_wait_p99", loud.pid()).empty(); }, seconds(10));
+  std::vector<nlohmann::json> alerts = window_alerts_of(*seam_, "gil_wait_p99", loud.pid());
+  ASSERT_GE(alerts.size(), 1u) << seam_->stderr_text();
+  EXPECT_GT(alerts[0]["fields"].value("value_ns", 0), 1'000'000) << alerts[0].dump();
+  EXPECT_EQ(window_alerts_of(*seam_, "gil_wait_p99", quiet.pid()).size(), 0u);
 }
 
 // ---------------------------------------------------------------- mem.seam
