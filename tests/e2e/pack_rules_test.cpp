@@ -382,6 +382,20 @@ TEST_F(PackRules, PageFaultEventSeesEveryFreshPageTouched) {
   EXPECT_GE(user_writes, 2000u);
 }
 
+TEST_F(PackRules, PageFaultStormFiresForAProcessFaultingFast) {
+  SEAM_REQUIRE_ROOT();
+  Workload quiet = pack_workload("faults", "20000");
+  Workload loud = pack_workload("faults", "1500000");  // 6 GiB touched, 64 MiB at a time
+  start({pack_unlimited(dir_, "mem.seam")});
+  quiet.run();
+  loud.run();
+  wait_until([&] { return !window_alerts_of(*seam_, "page_fault_storm", loud.pid()).empty(); }, seconds(15));
+  std::vector<nlohmann::json> alerts = window_alerts_of(*seam_, "page_fault_storm", loud.pid());
+  ASSERT_GE(alerts.size(), 1u) << seam_->stderr_text();
+  EXPECT_GT(alerts[0]["fields"].value("value", 0), 100000) << alerts[0].dump();
+  EXPECT_EQ(window_alerts_of(*seam_, "page_fault_storm", quiet.pid()).size(), 0u);
+}
+
 // ---------------------------------------------------------------- nccl.seam
 
 // Python calling the fixture libnccl's ncclAllReduce, which blocks for `ms` milliseconds.
