@@ -187,6 +187,21 @@ TEST_F(PackRules, SocketSendStallSilentForAFastReader) {
   EXPECT_EQ(alerts_of(*seam_, "socket_send_stall", quiet.pid()).size(), 0u);
 }
 
+// tcp_send_p99_syscall aggregates by cgroup. On a host with cgroup v1 only every process is in
+// cgroup 1, so the workload's series is shared and only the trigger is tested.
+TEST_F(PackRules, SocketSendP99FiresForASlowReaderInTheWorkloadsCgroup) {
+  SEAM_REQUIRE_ROOT();
+  Workload w = pack_workload("send", "1500");
+  start({pack_unlimited(dir_, "tcp_send.seam")});
+  w.run();
+  auto fired = [&] {
+    for (const nlohmann::json& a : seam_->alerts("tcp_send_p99_syscall"))
+      if (a["fields"].value("value_ns", 0) > 1'000'000'000) return true;
+    return false;
+  };
+  EXPECT_TRUE(wait_until(fired, seconds(10))) << seam_->stderr_text();
+}
+
 // ---------------------------------------------------------------- nvidia.seam
 
 TEST_F(PackRules, NvidiaIoctlKprobeRuleIsReportedUnavailableAndTheFallbacksStaySilentForFastIoctls) {
