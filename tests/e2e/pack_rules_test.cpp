@@ -344,6 +344,23 @@ TEST_F(PackRules, SyncP99SilentForFastSyncs) {
   EXPECT_EQ(window_alerts_of(*seam_, "sync_p99", quiet.pid()).size(), 0u);
 }
 
+TEST_F(PackRules, LaunchRateFiresForAProcessLaunchingOver100kPerSecond) {
+  SEAM_REQUIRE_ROOT();
+  const std::string real = "/usr/local/cuda/lib/libcudart.so.13";
+  if (!std::filesystem::exists(real)) GTEST_SKIP() << real << " is not installed here";
+  // Without a GPU cudaLaunchKernel fails at once, so a loop makes a few 100k calls a second.
+  Workload quiet({fixture("cuda_api_caller"), "cudart", real, "1000"});
+  Workload loud({fixture("cuda_api_caller"), "cudart", real, "1500000"});
+  start({pack_unlimited(dir_, "launch_rate.seam")});
+  quiet.run();
+  loud.run();
+  wait_until([&] { return !window_alerts_of(*seam_, "launch_rate", loud.pid()).empty(); }, seconds(15));
+  std::vector<nlohmann::json> alerts = window_alerts_of(*seam_, "launch_rate", loud.pid());
+  ASSERT_GE(alerts.size(), 1u) << seam_->stderr_text();
+  EXPECT_GT(alerts[0]["fields"].value("value", 0), 100000) << alerts[0].dump();
+  EXPECT_EQ(window_alerts_of(*seam_, "launch_rate", quiet.pid()).size(), 0u);
+}
+
 // Python threads contending for the GIL: one spins while the other holds the GIL through a
 // 50 ms call made with ctypes.PyDLL (or, with `contend` false, the call alone, no other thread).
 Workload gil_contention(bool contend) {
