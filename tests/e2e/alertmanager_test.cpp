@@ -18,6 +18,7 @@
 #include "runtime/identity/cgroup_resolver.hpp"
 #include "runtime/output/webhook_sink.hpp"
 #include "support/seam_process.hpp"
+#include "support/e2e_helpers.hpp"
 #include "support/test_support.hpp"
 
 namespace seam::test {
@@ -26,38 +27,6 @@ namespace {
 using namespace std::chrono_literals;
 
 constexpr const char* kAlertmanager = "/usr/bin/prometheus-alertmanager";
-
-int free_port() {
-  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-  socklen_t len = sizeof addr;
-  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  close(fd);
-  return ntohs(addr.sin_port);
-}
-
-size_t append_body(char* data, size_t size, size_t count, void* user) {
-  static_cast<std::string*>(user)->append(data, size * count);
-  return size * count;
-}
-
-// GET url: the body of a 200 answer, "" otherwise.
-std::string http_get(const std::string& url) {
-  CURL* c = curl_easy_init();
-  std::string body;
-  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, 2000L);
-  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, append_body);
-  curl_easy_setopt(c, CURLOPT_WRITEDATA, &body);
-  long status = 0;
-  if (curl_easy_perform(c) == CURLE_OK) curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
-  curl_easy_cleanup(c);
-  return status == 200 ? body : "";
-}
 
 // Alertmanager with a null receiver, temp storage, no clustering, on a free loopback port.
 class Alertmanager {
@@ -179,29 +148,6 @@ TEST(Alertmanager, AlertsFromTheSinkAreListedWithTheirLabels) {
   EXPECT_TRUE(notices.empty()) << notices.front();
 }
 
-// Creates the cgroup directories of `rel` under the cgroup2 root; removes them at the end.
-class PodCgroup {
- public:
-  explicit PodCgroup(std::string rel) : root_(runtime::cgroup2_root()), rel_(std::move(rel)) {
-    if (!root_.empty()) std::filesystem::create_directories(root_ + rel_);
-  }
-  ~PodCgroup() {
-    if (root_.empty()) return;
-    if (pid_ > 0 && kill(pid_, 0) == 0)
-      std::ofstream(root_ + "/cgroup.procs") << pid_ << std::endl;  // still alive
-    for (std::string p = rel_; p.size() > 1; p = p.substr(0, p.rfind('/'))) rmdir((root_ + p).c_str());
-  }
-  bool add(pid_t pid) {
-    pid_ = pid;
-    std::ofstream procs(root_ + rel_ + "/cgroup.procs");
-    procs << pid << std::endl;
-    return !root_.empty() && procs.good();
-  }
-
- private:
-  std::string root_, rel_;
-  pid_t pid_ = -1;
-};
 
 // A rule fires under `seam run --output webhook:...,format=alertmanager` in a process inside a
 // pod-like cgroup; Alertmanager lists the alert with its process, container and pod labels.
@@ -225,7 +171,7 @@ TEST(Alertmanager, ARuleFiringUnderSeamRunReachesAlertmanager) {
   pid_t caller_pid = caller.pid();
   const std::string container = "c0ffee0123456789abcdef0123456789abcdef0123456789abcdef0123456789";
   const std::string pod = "7e57a1e2-0000-4000-8000-00000000beef";
-  PodCgroup cgroup("/seam-am-test-" + std::to_string(getpid()) + "/kubepods/besteffort/pod" + pod + "/" +
+  TestCgroup cgroup("/seam-am-test-" + std::to_string(getpid()) + "/kubepods/besteffort/pod" + pod + "/" +
                    container);
   ASSERT_TRUE(cgroup.add(caller_pid));
   std::string rules = dir.write("am.seam", "use cuda\ncudaStreamSynchronize > 10ms -> alert\n");

@@ -8,34 +8,13 @@
 #include <fstream>
 
 #include "runtime/identity/cgroup_resolver.hpp"
+#include "support/e2e_helpers.hpp"
 #include "support/seam_process.hpp"
 #include "support/test_support.hpp"
 
 namespace seam::test {
 namespace {
 
-// The cgroup directories of `rel` under the cgroup2 root, removed at the end.
-class TestCgroup {
- public:
-  explicit TestCgroup(std::string rel) : root_(runtime::cgroup2_root()), rel_(std::move(rel)) {
-    if (!root_.empty()) std::filesystem::create_directories(root_ + rel_);
-  }
-  ~TestCgroup() {
-    if (root_.empty()) return;
-    if (pid_ > 0 && kill(pid_, 0) == 0) std::ofstream(root_ + "/cgroup.procs") << pid_ << std::endl;
-    for (std::string p = rel_; p.size() > 1; p = p.substr(0, p.rfind('/'))) rmdir((root_ + p).c_str());
-  }
-  bool add(pid_t pid) {
-    pid_ = pid;
-    std::ofstream procs(root_ + rel_ + "/cgroup.procs");
-    procs << pid << std::endl;
-    return !root_.empty() && procs.good();
-  }
-
- private:
-  std::string root_, rel_;
-  pid_t pid_ = -1;
-};
 
 TEST(IdentityRun, ContainerAndPodComeFromTheCgroupPath) {
   SEAM_REQUIRE_ROOT();

@@ -20,6 +20,7 @@
 #include "runtime/metrics/http_server.hpp"
 #include "runtime/metrics/map_fill.hpp"
 #include "runtime/metrics/metrics_engine.hpp"
+#include "support/e2e_helpers.hpp"
 #include "support/test_support.hpp"
 
 namespace seam::test {
@@ -29,38 +30,6 @@ using namespace std::chrono_literals;
 namespace metrics = runtime::metrics;
 
 constexpr const char* kPrometheus = "/usr/bin/prometheus";
-
-int unused_port() {
-  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-  socklen_t len = sizeof addr;
-  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  close(fd);
-  return ntohs(addr.sin_port);
-}
-
-size_t collect(char* data, size_t size, size_t count, void* user) {
-  static_cast<std::string*>(user)->append(data, size * count);
-  return size * count;
-}
-
-// GET url: the body of a 200 answer, "" otherwise.
-std::string fetch(const std::string& url) {
-  CURL* c = curl_easy_init();
-  std::string body;
-  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, 2000L);
-  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, collect);
-  curl_easy_setopt(c, CURLOPT_WRITEDATA, &body);
-  long status = 0;
-  if (curl_easy_perform(c) == CURLE_OK) curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
-  curl_easy_cleanup(c);
-  return status == 200 ? body : "";
-}
 
 std::string url_encode(const std::string& text) {
   CURL* c = curl_easy_init();
@@ -82,7 +51,7 @@ class Prometheus {
                                        std::to_string(target_port) + "']\n");
     std::filesystem::create_directories(dir.path() + "/tsdb");
     log_ = dir.path() + "/prometheus.log";
-    port_ = unused_port();
+    port_ = free_port();
     pid_ = fork();
     if (pid_ == 0) {
       int fd = open(log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -104,12 +73,12 @@ class Prometheus {
     }
   }
   bool wait_ready() const {
-    return wait_until([&] { return !fetch(url("/-/ready")).empty(); }, 60s);
+    return wait_until([&] { return !http_get(url("/-/ready")).empty(); }, 60s);
   }
   // The value of an instant PromQL query with one result, nullopt while it has none.
   std::optional<std::string> query(const std::string& promql) const {
     auto answer =
-        nlohmann::json::parse(fetch(url("/api/v1/query?query=" + url_encode(promql))), nullptr, false);
+        nlohmann::json::parse(http_get(url("/api/v1/query?query=" + url_encode(promql))), nullptr, false);
     if (!answer.is_object() || answer.value("status", "") != "success") return std::nullopt;
     const auto& result = answer["data"]["result"];
     if (!result.is_array() || result.size() != 1) return std::nullopt;
