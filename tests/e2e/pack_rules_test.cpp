@@ -12,6 +12,9 @@
 // counting the calls a program makes through them.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <regex>
@@ -68,6 +71,10 @@ struct Workload {
 
 Workload pack_workload(const std::string& what, const std::string& arg) {
   return Workload({fixture("pack_workload"), what, arg});
+}
+Workload pack_workload_args(std::vector<std::string> args) {
+  args.insert(args.begin(), fixture("pack_workload"));
+  return Workload(args);
 }
 
 // seam on `files`, with every probe attached before the workloads start.
@@ -412,6 +419,60 @@ TEST_F(PackRules, PageFaultEventSeesEveryFreshPageTouched) {
   size_t user_writes = 0;  // error code bits: 1 write, 2 user mode
   for (const nlohmann::json& f : faults) user_writes += (f["fields"].value("error_code", 0) & 6) == 6;
   EXPECT_GE(user_writes, 2000u);
+}
+
+// A memory cgroup with a limit, v2 (memory.max) or v1 (memory.limit_in_bytes); removed at the end.
+class MemoryCgroup {
+ public:
+  explicit MemoryCgroup(int64_t limit_bytes) {
+    const std::pair<std::string, std::string> kinds[] = {{"/sys/fs/cgroup", "memory.max"},
+                                                         {"/sys/fs/cgroup/memory", "memory.limit_in_bytes"}};
+    for (const auto& [root, file] : kinds) {
+      bool v2 = file == "memory.max";
+      if (!std::filesystem::exists(root + (v2 ? "/cgroup.controllers" : "/memory.usage_in_bytes"))) continue;
+      std::string path = root + "/seam-pack-test-" + std::to_string(getpid());
+      std::error_code ec;
+      std::filesystem::create_directory(path, ec);
+      if (ec || !write_to(path + "/" + file, std::to_string(limit_bytes))) continue;
+      path_ = path;
+      return;
+    }
+  }
+  ~MemoryCgroup() {
+    if (!path_.empty()) ::rmdir(path_.c_str());
+  }
+  MemoryCgroup(const MemoryCgroup&) = delete;
+  MemoryCgroup& operator=(const MemoryCgroup&) = delete;
+  bool ok() const { return !path_.empty(); }
+  bool add(pid_t pid) const { return write_to(path_ + "/cgroup.procs", std::to_string(pid)); }
+
+ private:
+  static bool write_to(const std::string& file, const std::string& text) {
+    FILE* f = std::fopen(file.c_str(), "w");
+    if (!f) return false;
+    bool ok = std::fputs(text.c_str(), f) >= 0;
+    return std::fclose(f) == 0 && ok;
+  }
+  std::string path_;
+};
+
+TEST_F(PackRules, MemcgReclaimStallFiresForAWriterAtItsCgroupsLimit) {
+  SEAM_REQUIRE_ROOT();
+  MemoryCgroup cgroup(32 << 20);
+  if (!cgroup.ok()) GTEST_SKIP() << "no memory cgroup can be made here";
+  // Both write 256 MiB through the page cache on disk (not tmpfs, which cannot be reclaimed
+  // without swap); only the one inside the 32 MiB cgroup has to reclaim.
+  std::string file = std::string(SEAM_BINARY_DIR) + "/pack-test-fill-";
+  Workload quiet = pack_workload_args({"write", "256", file + "quiet"});
+  Workload loud = pack_workload_args({"write", "256", file + "loud"});
+  ASSERT_TRUE(cgroup.add(loud.pid()));
+  start({pack_unlimited(dir_, "mem.seam")});
+  quiet.run();
+  loud.run();
+  std::vector<nlohmann::json> alerts = wait_alerts("memcg_reclaim_stall", loud.pid(), 1);
+  ASSERT_GE(alerts.size(), 1u) << seam_->stderr_text();
+  EXPECT_GT(alerts[0]["fields"].value("duration_ns", 0), 4'000'000) << alerts[0].dump();
+  EXPECT_EQ(alerts_of(*seam_, "memcg_reclaim_stall", quiet.pid()).size(), 0u);
 }
 
 TEST_F(PackRules, PageFaultStormFiresForAProcessFaultingFast) {
