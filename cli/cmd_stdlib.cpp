@@ -1,12 +1,12 @@
 // `seam stdlib doc`: print docs/stdlib.md, generated from the stdlib modules' declarations and
 // doc comments.
+#include <unistd.h>
 #include <CLI/CLI.hpp>
-#include <iostream>
-#include <memory>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <unistd.h>
+#include <iostream>
+#include <memory>
 #include <vector>
 
 #include "cli/commands.hpp"
@@ -33,7 +33,8 @@ int doc(const StdlibOptions& options) {
 
 int run_gen(const std::vector<std::string>& args) {
   std::error_code ec;
-  std::filesystem::path tool = std::filesystem::read_symlink("/proc/self/exe", ec).parent_path() / "seam-stdlib-gen";
+  std::filesystem::path tool =
+      std::filesystem::read_symlink("/proc/self/exe", ec).parent_path() / "seam-stdlib-gen";
   std::vector<std::string> argv = {tool.string(), "gen"};
   argv.insert(argv.end(), args.begin(), args.end());
   std::vector<char*> c_argv;
@@ -55,10 +56,12 @@ Command add_stdlib(CLI::App& parent) {
   doc_app->add_option("--stdlib", options->stdlib_dirs, "Stdlib directories (default: the installed stdlib)")
       ->allow_extra_args(false);
   // `gen` runs seam-stdlib-gen, installed next to seam: only it links libclang.
-  CLI::App* gen_app = app->add_subcommand("gen", "Print a module for functions of a C header (read with libclang)");
+  CLI::App* gen_app =
+      app->add_subcommand("gen", "Print a module for functions of a C header (read with libclang)");
   gen_app->prefix_command();
   gen_app->set_help_flag();
-  return {app, [options, gen_app] { return gen_app->parsed() ? run_gen(gen_app->remaining()) : doc(*options); }};
+  return {app,
+          [options, gen_app] { return gen_app->parsed() ? run_gen(gen_app->remaining()) : doc(*options); }};
 }
 
 }  // namespace seam::cli

@@ -48,14 +48,15 @@ BuildResult build_object(const std::string& c_source, const BuildOptions& option
         "no clang found ($SEAM_CLANG, clang, clang-14..16 on PATH): install clang to build BPF programs";
     return r;
   }
-  std::string types = options.kernel_types_header;
-  if (types.empty()) {
-    types = kernel_types_header(options.kernel_types, &r.error);
-    if (types.empty()) return r;
-  }
-
+  // The types header is a function of the type names and the running kernel, so the key names
+  // those and the header is dumped from BTF only on a miss (a warm start reads no BTF).
   ContentHash key;
-  key.add(c_source).add(types).add(clang_identity(clang)).add(kernel_btf_identity()).add(options.source_name);
+  key.add(c_source).add(clang_identity(clang)).add(kernel_btf_identity()).add(options.source_name);
+  if (!options.kernel_types_header.empty()) {
+    key.add(options.kernel_types_header);
+  } else {
+    for (const std::string& t : options.kernel_types) key.add(t);
+  }
   for (const std::string& f : compile_flags(options)) key.add(f);
   for (const char* name : kEmbeddedHeaders) key.add(embedded::find(name).value_or(""));
   r.cache_key = key.hex();
@@ -68,6 +69,11 @@ BuildResult build_object(const std::string& c_source, const BuildOptions& option
       r.object = std::move(*hit);
       return r;
     }
+  }
+  std::string types = options.kernel_types_header;
+  if (types.empty()) {
+    types = kernel_types_header(options.kernel_types, &r.error);
+    if (types.empty()) return r;
   }
 
   r.work_dir = make_work_dir();

@@ -1,3 +1,7 @@
+#include <sys/stat.h>
+
+#include <fstream>
+#include <iterator>
 #include "compiler/build/kernel_types.hpp"
 
 #include <bpf/btf.h>
@@ -173,8 +177,16 @@ std::string full_kernel_types_header(std::string* error) {
   return dump(b.get(), ids, error);
 }
 
+// The kernel's build string (release, build number and date) and the size of its BTF: cheap to
+// read at every start, and different whenever the kernel's types can differ.
 const std::string& kernel_btf_identity() {
-  static const std::string identity = hash_file(kVmlinuxBtfPath);
+  static const std::string identity = [] {
+    std::ifstream version("/proc/version");
+    std::string text((std::istreambuf_iterator<char>(version)), std::istreambuf_iterator<char>());
+    struct stat st {};
+    if (stat(kVmlinuxBtfPath, &st) != 0) return std::string();
+    return ContentHash().add(text).add(std::to_string(st.st_size)).hex();
+  }();
   return identity;
 }
 

@@ -20,8 +20,8 @@ std::string kernel_types_header(const std::vector<std::string>& type_names, std:
 // Every type in the kernel's BTF: the equivalent of bpftool's vmlinux.h (for comparison).
 std::string full_kernel_types_header(std::string* error);
 
-// The identity of the running kernel's types: a hash of /sys/kernel/btf/vmlinux, computed
-// once per process. Empty when the file is absent.
+// The identity of the running kernel's types: its build string (/proc/version) and the size of
+// /sys/kernel/btf/vmlinux, read once per process. Empty when the BTF file is absent.
 const std::string& kernel_btf_identity();
 
 }  // namespace seam::build
