@@ -48,3 +48,7 @@ static __always_inline __u32 seam_hist_bucket(__u64 v)
 
 /* The zero value new metric series start from (too large for the 512-byte BPF stack). */
 __u64 seam_metric_zero[2 + 64];
+
+/* seam's own process, set by the loader: its own syscalls, page faults and switches are not
+ * what an operator asked about, and reporting them would feed back into the output. */
+const volatile __u64 seam_self_tgid = 0;

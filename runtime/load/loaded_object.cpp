@@ -163,6 +163,7 @@ LoadResult LoadedObject::load(std::span<const uint8_t> object, const plan::Plan&
   if (bpf_map* drops = bpf_object__find_map_by_name(self->obj_, plan.drops_map.c_str()))
     bpf_map__set_max_entries(drops, self->drop_slots_);
   set_rodata_u64(self->obj_, "seam_wakeup_bytes", plan.ringbuf_bytes / 8);
+  set_rodata_u64(self->obj_, "seam_self_tgid", static_cast<uint64_t>(getpid()));  // absent in test objects
   choose_programs(self->obj_, plan, features, &self->unavailable_);
   if (features.uprobe_multi.available) {
     for (const plan::Attachment& a : plan.attachments) {

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,8 +17,10 @@ namespace seam::test {
 
 namespace {
 pid_t spawn(const std::vector<std::string>& argv, int in_fd, int out_fd, int err_fd) {
+  signal(SIGPIPE, SIG_IGN);  // a child that exits early must fail the test, not kill it
   pid_t pid = fork();
   if (pid == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGTERM);  // never outlive a test that dies
     if (in_fd >= 0) dup2(in_fd, 0);
     if (out_fd >= 0) dup2(out_fd, 1);
     if (err_fd >= 0) dup2(err_fd, 2);
