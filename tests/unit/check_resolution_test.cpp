@@ -2,6 +2,8 @@
 // types and units, severities; and that the design's long-form examples check cleanly.
 #include <gtest/gtest.h>
 
+#include "support/test_support.hpp"
+
 #include "unit/check_support.hpp"
 
 namespace {
@@ -10,29 +12,9 @@ using namespace seam;
 using seam::test::check_files;
 using seam::test::lint_text;
 
-const char* const kLongForm = R"(use cuda, python
-
-rule sync_under_gil
-    on cuda.stream_sync where duration > 10ms while python.gil_held
-    alert warning "stream sync blocked {duration} with the GIL held"
-    with ustack, pid, tid, comm
-    limit 10 per 1m
-
-rule malloc_before_stall
-    on cuda.stream_sync where duration > 100ms after cuda.malloc within 50ms
-    alert warning "stall {duration} right after a cudaMalloc of {cuda.malloc.size}"
-
-metric sync_latency
-    on cuda.stream_sync hist duration by comm, cgroup
-
-rule sync_p99
-    when p99(sync_latency) over 1m > 50ms
-    alert critical "cudaStreamSynchronize p99 is {value}"
-
-output ops = webhook "https://alerts.internal/hook" format alertmanager
-output log = json "/var/log/seam/alerts.jsonl"
-route severity >= warning -> ops, log
-)";
+// The issue's long-form example, shared with the parser's tests.
+const std::string kLongForm =
+    seam::test::read_file(SEAM_SOURCE_DIR "/tests/fixtures/examples/long_form.seam");
 
 template <class T>
 std::vector<const T*> decls_of(const ast::File& f) {

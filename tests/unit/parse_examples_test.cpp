@@ -30,30 +30,11 @@ alias cudaStreamSynchronize = stream_sync
 }
 
 TEST(ParseExamples, RulesFile) {
-  auto p = parse(R"(use cuda, python
-cudaStreamSynchronize > 10ms while gil_held -> alert with ustack
-
-rule sync_under_gil
-    on cuda.stream_sync where duration > 10ms while python.gil_held
-    alert warning "stream sync blocked {duration} with the GIL held"
-    with ustack, pid, tid, comm
-    limit 10 per 1m
-
-rule malloc_before_stall
-    on cuda.stream_sync where duration > 100ms after cuda.malloc within 50ms
-    alert warning "stall {duration} right after a cudaMalloc of {cuda.malloc.size}"
-
-metric sync_latency
-    on cuda.stream_sync hist duration by comm, cgroup
-
-rule sync_p99
-    when p99(sync_latency) over 1m > 50ms
-    alert critical "cudaStreamSynchronize p99 is {value}"
-
-output ops = webhook "https://alerts.internal/hook" format alertmanager
-output log = json "/var/log/seam/alerts.jsonl"
-route severity >= warning -> ops, log
-)");
+  // The one-liner, then the issue's long-form example (shared with the checker's tests).
+  std::string text = seam::test::read_file(SEAM_SOURCE_DIR "/tests/fixtures/examples/long_form.seam");
+  text.replace(text.find("use cuda, python\n"), 17,
+               "use cuda, python\ncudaStreamSynchronize > 10ms while gil_held -> alert with ustack\n");
+  auto p = parse(text);
   EXPECT_FALSE(p->diags.has_errors()) << p->dump();
   EXPECT_EQ(p->file.decls.size(), 9u);
 }
