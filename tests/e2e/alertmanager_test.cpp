@@ -17,8 +17,8 @@
 
 #include "runtime/identity/cgroup_resolver.hpp"
 #include "runtime/output/webhook_sink.hpp"
-#include "support/seam_process.hpp"
 #include "support/e2e_helpers.hpp"
+#include "support/seam_process.hpp"
 #include "support/test_support.hpp"
 
 namespace seam::test {
@@ -31,39 +31,22 @@ constexpr const char* kAlertmanager = "/usr/bin/prometheus-alertmanager";
 // Alertmanager with a null receiver, temp storage, no clustering, on a free loopback port.
 class Alertmanager {
  public:
-  explicit Alertmanager(const TempDir& dir) {
-    std::string config = dir.write(
-        "alertmanager.yml", "route:\n  receiver: 'null'\n  group_wait: 1s\nreceivers:\n  - name: 'null'\n");
-    std::filesystem::create_directories(dir.path() + "/am-data");
-    log_ = dir.path() + "/alertmanager.log";
-    port_ = free_port();
-    pid_ = fork();
-    if (pid_ == 0) {
-      int fd = open(log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      dup2(fd, 1);
-      dup2(fd, 2);
-      std::string listen = "--web.listen-address=127.0.0.1:" + std::to_string(port_);
-      std::string cfg = "--config.file=" + config;
-      std::string storage = "--storage.path=" + dir.path() + "/am-data";
-      execl(kAlertmanager, kAlertmanager, cfg.c_str(), storage.c_str(), listen.c_str(),
-            "--cluster.listen-address=", static_cast<char*>(nullptr));
-      _exit(127);
-    }
-  }
-  ~Alertmanager() {
-    kill(pid_, SIGTERM);
-    if (!wait_until([&] { return waitpid(pid_, nullptr, WNOHANG) == pid_; }, 10s)) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-  }
-  std::string url(const std::string& path = "") const {
-    return "http://127.0.0.1:" + std::to_string(port_) + path;
-  }
-  bool wait_ready() const {
-    return wait_until([&] { return !http_get(url("/-/ready")).empty(); }, 30s);
-  }
-  std::string log() const { return read_file(log_); }
+  explicit Alertmanager(const TempDir& dir)
+      : server_(
+            kAlertmanager,
+            [&](int port) {
+              std::string config = dir.write("alertmanager.yml",
+                                             "route:\n  receiver: 'null'\n  group_wait: 1s\n"
+                                             "receivers:\n  - name: 'null'\n");
+              std::filesystem::create_directories(dir.path() + "/am-data");
+              return std::vector<std::string>{
+                  "--config.file=" + config, "--storage.path=" + dir.path() + "/am-data",
+                  "--web.listen-address=127.0.0.1:" + std::to_string(port), "--cluster.listen-address="};
+            },
+            dir.path() + "/alertmanager.log", 10s) {}
+  std::string url(const std::string& path = "") const { return server_.url(path); }
+  bool wait_ready() const { return server_.wait_ready("/-/ready", 30s); }
+  std::string log() const { return server_.log(); }
   // The alert whose alertname is `rule`, once Alertmanager lists it (null when the deadline passes).
   nlohmann::json wait_for_alert(const std::string& rule, std::chrono::milliseconds timeout) const {
     nlohmann::json found;
@@ -80,9 +63,7 @@ class Alertmanager {
   }
 
  private:
-  pid_t pid_ = -1;
-  int port_ = 0;
-  std::string log_;
+  LoopbackServer server_;
 };
 
 #define REQUIRE_ALERTMANAGER()                                                                  \
@@ -148,7 +129,6 @@ TEST(Alertmanager, AlertsFromTheSinkAreListedWithTheirLabels) {
   EXPECT_TRUE(notices.empty()) << notices.front();
 }
 
-
 // A rule fires under `seam run --output webhook:...,format=alertmanager` in a process inside a
 // pod-like cgroup; Alertmanager lists the alert with its process, container and pod labels.
 TEST(Alertmanager, ARuleFiringUnderSeamRunReachesAlertmanager) {
@@ -172,7 +152,7 @@ TEST(Alertmanager, ARuleFiringUnderSeamRunReachesAlertmanager) {
   const std::string container = "c0ffee0123456789abcdef0123456789abcdef0123456789abcdef0123456789";
   const std::string pod = "7e57a1e2-0000-4000-8000-00000000beef";
   TestCgroup cgroup("/seam-am-test-" + std::to_string(getpid()) + "/kubepods/besteffort/pod" + pod + "/" +
-                   container);
+                    container);
   ASSERT_TRUE(cgroup.add(caller_pid));
   std::string rules = dir.write("am.seam", "use cuda\ncudaStreamSynchronize > 10ms -> alert\n");
   SeamRun seam(dir.path(),

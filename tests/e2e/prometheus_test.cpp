@@ -43,38 +43,22 @@ std::string url_encode(const std::string& text) {
 // Prometheus scraping one target every second, with temp storage, on a free loopback port.
 class Prometheus {
  public:
-  Prometheus(const TempDir& dir, uint16_t target_port) {
-    std::string config = dir.write("prometheus.yml",
-                                   "global:\n  scrape_interval: 1s\n"
-                                   "scrape_configs:\n  - job_name: seam\n"
-                                   "    static_configs:\n      - targets: ['127.0.0.1:" +
-                                       std::to_string(target_port) + "']\n");
-    std::filesystem::create_directories(dir.path() + "/tsdb");
-    log_ = dir.path() + "/prometheus.log";
-    port_ = free_port();
-    pid_ = fork();
-    if (pid_ == 0) {
-      int fd = open(log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      dup2(fd, 1);
-      dup2(fd, 2);
-      std::string cfg = "--config.file=" + config;
-      std::string storage = "--storage.tsdb.path=" + dir.path() + "/tsdb";
-      std::string listen = "--web.listen-address=127.0.0.1:" + std::to_string(port_);
-      execl(kPrometheus, kPrometheus, cfg.c_str(), storage.c_str(), listen.c_str(),
-            static_cast<char*>(nullptr));
-      _exit(127);
-    }
-  }
-  ~Prometheus() {
-    kill(pid_, SIGTERM);
-    if (!wait_until([&] { return waitpid(pid_, nullptr, WNOHANG) == pid_; }, 15s)) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-  }
-  bool wait_ready() const {
-    return wait_until([&] { return !http_get(url("/-/ready")).empty(); }, 60s);
-  }
+  Prometheus(const TempDir& dir, uint16_t target_port)
+      : server_(
+            kPrometheus,
+            [&](int port) {
+              std::string config = dir.write("prometheus.yml",
+                                             "global:\n  scrape_interval: 1s\n"
+                                             "scrape_configs:\n  - job_name: seam\n"
+                                             "    static_configs:\n      - targets: ['127.0.0.1:" +
+                                                 std::to_string(target_port) + "']\n");
+              std::filesystem::create_directories(dir.path() + "/tsdb");
+              return std::vector<std::string>{"--config.file=" + config,
+                                              "--storage.tsdb.path=" + dir.path() + "/tsdb",
+                                              "--web.listen-address=127.0.0.1:" + std::to_string(port)};
+            },
+            dir.path() + "/prometheus.log", 15s) {}
+  bool wait_ready() const { return server_.wait_ready("/-/ready", 60s); }
   // The value of an instant PromQL query with one result, nullopt while it has none.
   std::optional<std::string> query(const std::string& promql) const {
     auto answer =
@@ -96,15 +80,11 @@ class Prometheus {
         30s);
     return last;
   }
-  std::string log() const { return read_file(log_); }
+  std::string log() const { return server_.log(); }
 
  private:
-  std::string url(const std::string& path) const {
-    return "http://127.0.0.1:" + std::to_string(port_) + path;
-  }
-  pid_t pid_ = -1;
-  int port_ = 0;
-  std::string log_;
+  std::string url(const std::string& path) const { return server_.url(path); }
+  LoopbackServer server_;
 };
 
 // A real BPF_MAP_TYPE_PERCPU_HASH laid out like a metric map, filled from user space.

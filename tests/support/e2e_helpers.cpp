@@ -2,15 +2,18 @@
 
 #include <arpa/inet.h>
 #include <curl/curl.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 
 #include "runtime/identity/cgroup_resolver.hpp"
+#include "support/test_support.hpp"
 
 namespace seam::test {
 
@@ -45,6 +48,46 @@ std::string http_get(const std::string& url) {
   if (curl_easy_perform(c) == CURLE_OK) curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
   curl_easy_cleanup(c);
   return status == 200 ? body : "";
+}
+
+LoopbackServer::LoopbackServer(const std::string& binary,
+                               const std::function<std::vector<std::string>(int port)>& args, std::string log,
+                               std::chrono::seconds grace)
+    : port_(free_port()), log_(std::move(log)), grace_(grace) {
+  std::vector<std::string> argv = {binary};
+  for (std::string& a : args(port_)) argv.push_back(std::move(a));
+  pid_ = fork();
+  if (pid_ == 0) {
+    int fd = open(log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(fd, 1);
+    dup2(fd, 2);
+    std::vector<char*> c_argv;
+    for (std::string& a : argv) c_argv.push_back(a.data());
+    c_argv.push_back(nullptr);
+    execv(c_argv[0], c_argv.data());
+    _exit(127);
+  }
+}
+
+LoopbackServer::~LoopbackServer() {
+  if (pid_ <= 0) return;
+  kill(pid_, SIGTERM);
+  if (!wait_until([&] { return waitpid(pid_, nullptr, WNOHANG) == pid_; }, grace_)) {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+  }
+}
+
+std::string LoopbackServer::url(const std::string& path) const {
+  return "http://127.0.0.1:" + std::to_string(port_) + path;
+}
+
+bool LoopbackServer::wait_ready(const std::string& path, std::chrono::milliseconds timeout) const {
+  return wait_until([&] { return !http_get(url(path)).empty(); }, timeout);
+}
+
+std::string LoopbackServer::log() const {
+  return read_file(log_);
 }
 
 TestCgroup::TestCgroup(std::string rel) : root_(runtime::cgroup2_root()), rel_(std::move(rel)) {

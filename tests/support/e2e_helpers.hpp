@@ -3,7 +3,10 @@
 // test creates (and removes) to place a process in.
 #include <sys/types.h>
 
+#include <chrono>
+#include <functional>
 #include <string>
+#include <vector>
 
 namespace seam::test {
 
@@ -12,6 +15,29 @@ int free_port();
 
 // GET url: the body of a 200 answer, "" otherwise (2 s timeout).
 std::string http_get(const std::string& url);
+
+// A server program (Alertmanager, Prometheus) on a free loopback port, its output in `log`;
+// stopped with SIGTERM, then SIGKILL after `grace`, when the object dies.
+class LoopbackServer {
+ public:
+  // `args(port)` gives the program's arguments for the port it is to listen on.
+  LoopbackServer(const std::string& binary, const std::function<std::vector<std::string>(int port)>& args,
+                 std::string log, std::chrono::seconds grace);
+  ~LoopbackServer();
+  LoopbackServer(const LoopbackServer&) = delete;
+  LoopbackServer& operator=(const LoopbackServer&) = delete;
+  int port() const { return port_; }
+  std::string url(const std::string& path = "") const;
+  // Waits until GET `path` answers 200.
+  bool wait_ready(const std::string& path, std::chrono::milliseconds timeout) const;
+  std::string log() const;
+
+ private:
+  pid_t pid_ = -1;
+  int port_ = 0;
+  std::string log_;
+  std::chrono::seconds grace_;
+};
 
 // The cgroup directories of `rel` under the cgroup2 root, removed at the end; a process added
 // to it is moved back to the root first.
