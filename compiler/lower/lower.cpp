@@ -10,18 +10,29 @@ namespace {
 
 plan::AttachKind attach_kind(ast::ProbeKind kind, bool at_return) {
   switch (kind) {
-    case ast::ProbeKind::Call: return at_return ? plan::AttachKind::Uretprobe : plan::AttachKind::Uprobe;
-    case ast::ProbeKind::Uprobe: return plan::AttachKind::Uprobe;
-    case ast::ProbeKind::Uretprobe: return plan::AttachKind::Uretprobe;
-    case ast::ProbeKind::Usdt: return plan::AttachKind::Usdt;
-    case ast::ProbeKind::Tracepoint: return plan::AttachKind::Tracepoint;
-    case ast::ProbeKind::RawTracepoint: return plan::AttachKind::RawTracepoint;
-    case ast::ProbeKind::Kprobe: return plan::AttachKind::Kprobe;
-    case ast::ProbeKind::Kretprobe: return plan::AttachKind::Kretprobe;
-    case ast::ProbeKind::Fentry: return plan::AttachKind::Fentry;
-    case ast::ProbeKind::Fexit: return plan::AttachKind::Fexit;
+    case ast::ProbeKind::Call:
+      return at_return ? plan::AttachKind::Uretprobe : plan::AttachKind::Uprobe;
+    case ast::ProbeKind::Uprobe:
+      return plan::AttachKind::Uprobe;
+    case ast::ProbeKind::Uretprobe:
+      return plan::AttachKind::Uretprobe;
+    case ast::ProbeKind::Usdt:
+      return plan::AttachKind::Usdt;
+    case ast::ProbeKind::Tracepoint:
+      return plan::AttachKind::Tracepoint;
+    case ast::ProbeKind::RawTracepoint:
+      return plan::AttachKind::RawTracepoint;
+    case ast::ProbeKind::Kprobe:
+      return plan::AttachKind::Kprobe;
+    case ast::ProbeKind::Kretprobe:
+      return plan::AttachKind::Kretprobe;
+    case ast::ProbeKind::Fentry:
+      return plan::AttachKind::Fentry;
+    case ast::ProbeKind::Fexit:
+      return plan::AttachKind::Fexit;
     case ast::ProbeKind::Perf:
-    case ast::ProbeKind::Interval: return plan::AttachKind::PerfEvent;
+    case ast::ProbeKind::Interval:
+      return plan::AttachKind::PerfEvent;
   }
   return plan::AttachKind::Uprobe;
 }
@@ -29,16 +40,24 @@ plan::AttachKind attach_kind(ast::ProbeKind kind, bool at_return) {
 plan::Feature feature_of(plan::AttachKind kind) {
   switch (kind) {
     case plan::AttachKind::Uprobe:
-    case plan::AttachKind::Uretprobe: return plan::Feature::Uprobe;
-    case plan::AttachKind::Usdt: return plan::Feature::Usdt;
-    case plan::AttachKind::Tracepoint: return plan::Feature::Tracepoint;
-    case plan::AttachKind::RawTracepoint: return plan::Feature::RawTracepoint;
-    case plan::AttachKind::TpBtf: return plan::Feature::TpBtf;
+    case plan::AttachKind::Uretprobe:
+      return plan::Feature::Uprobe;
+    case plan::AttachKind::Usdt:
+      return plan::Feature::Usdt;
+    case plan::AttachKind::Tracepoint:
+      return plan::Feature::Tracepoint;
+    case plan::AttachKind::RawTracepoint:
+      return plan::Feature::RawTracepoint;
+    case plan::AttachKind::TpBtf:
+      return plan::Feature::TpBtf;
     case plan::AttachKind::Kprobe:
-    case plan::AttachKind::Kretprobe: return plan::Feature::Kprobe;
+    case plan::AttachKind::Kretprobe:
+      return plan::Feature::Kprobe;
     case plan::AttachKind::Fentry:
-    case plan::AttachKind::Fexit: return plan::Feature::Fentry;
-    case plan::AttachKind::PerfEvent: return plan::Feature::PerfEvent;
+    case plan::AttachKind::Fexit:
+      return plan::Feature::Fentry;
+    case plan::AttachKind::PerfEvent:
+      return plan::Feature::PerfEvent;
   }
   return plan::Feature::Uprobe;
 }
@@ -49,9 +68,10 @@ bool perf_event_ids(const std::string& name, uint64_t* type, uint64_t* config) {
     const char* name;
     uint64_t type, config;
   };
-  static const Known kKnown[] = {{"cpu_clock", 1, 0},       {"task_clock", 1, 1},  {"page_faults", 1, 2},
-                                 {"context_switches", 1, 3}, {"cpu_migrations", 1, 4}, {"cycles", 0, 0},
-                                 {"instructions", 0, 1},     {"cache_misses", 0, 3}, {"branch_misses", 0, 5}};
+  static const Known kKnown[] = {
+      {"cpu_clock", 1, 0},        {"task_clock", 1, 1},     {"page_faults", 1, 2},
+      {"context_switches", 1, 3}, {"cpu_migrations", 1, 4}, {"cycles", 0, 0},
+      {"instructions", 0, 1},     {"cache_misses", 0, 3},   {"branch_misses", 0, 5}};
   for (const Known& k : kKnown)
     if (name == k.name) {
       *type = k.type;
@@ -184,19 +204,27 @@ int Lowerer::site_for(const ast::ProbeSpec& probe, const std::string& module, bo
       break;
   }
   std::string key = std::string(plan::to_string(a.kind)) + "|" + std::to_string(a.library) + "|" +
-                    probe.symbol + "|" + std::to_string(a.offset) + "|" + a.category +
-                    "|" + a.name + "|" + std::to_string(a.perf_period);
+                    probe.symbol + "|" + std::to_string(a.offset) + "|" + a.category + "|" + a.name + "|" +
+                    std::to_string(a.perf_period);
   if (auto it = sites_.find(key); it != sites_.end()) return it->second;
   int index = static_cast<int>(program.sites.size());
   a.program = "site" + std::to_string(index);
   site.attachment = static_cast<int>(program.plan.attachments.size());
   program.plan.attachments.push_back(std::move(a));
   if (site.context_type.rfind("struct trace_event_raw_", 0) == 0 || site.context_type == "struct pt_regs" ||
-      site.context_type == "struct bpf_perf_event_data" || site.context_type == "struct bpf_raw_tracepoint_args")
+      site.context_type == "struct bpf_perf_event_data" ||
+      site.context_type == "struct bpf_raw_tracepoint_args")
     program.kernel_types.push_back(site.context_type.substr(7));
   program.sites.push_back(std::move(site));
   sites_[key] = index;
   return index;
+}
+
+plan::Action* Lowerer::span_end_action(int site, const EventSites& es) {
+  if (!es.is_span) return nullptr;
+  for (plan::Action& a : program.sites[static_cast<size_t>(site)].actions)
+    if (a.kind == plan::ActionKind::SpanEnd && a.index == es.span) return &a;
+  return nullptr;
 }
 
 const EventSites& Lowerer::event_sites(const ast::EventDecl& event) {
@@ -280,8 +308,8 @@ int Lowerer::state_index(const ast::StateDecl& state) {
   states_[&state] = index;
   std::string name = state.module.empty() ? state.name.name : state.module + "." + state.name.name;
   program.states.push_back({"state" + std::to_string(index), name, state.scope == ast::StateScope::Process});
-  program.plan.maps.push_back({program.states.back().map, plan::MapType::LruHash, 4, 1, options_.state_entries,
-                               "state " + name});
+  program.plan.maps.push_back(
+      {program.states.back().map, plan::MapType::LruHash, 4, 1, options_.state_entries, "state " + name});
   for (const ast::StateTransition& t : state.transitions) {
     plan::Action action(t.sets ? plan::ActionKind::StateSet : plan::ActionKind::StateClear, index);
     if (t.when == ast::StateWhen::Event) {
@@ -368,16 +396,14 @@ void Lowerer::lower_rule(const ast::RuleDecl& rule, const std::string& file) {
   }
   plan::RuleCheck check = rule_check(rule, id, correlation);
   for (int s : es.end) {
-    auto& actions = program.sites[static_cast<size_t>(s)].actions;
-    auto end = std::find_if(actions.begin(), actions.end(), [&](const plan::Action& a) {
-      return a.kind == plan::ActionKind::SpanEnd && a.index == es.span;
-    });
-    if (es.is_span && end != actions.end()) {
+    if (plan::Action* end = span_end_action(s, es)) {
       end->rules.push_back(check);
     } else {
       // A point: its rules run where it fires, before any state change at the same site.
-      auto first_other = std::find_if(actions.begin(), actions.end(),
-                                      [](const plan::Action& a) { return a.kind != plan::ActionKind::Rules; });
+      auto& actions = program.sites[static_cast<size_t>(s)].actions;
+      auto first_other = std::find_if(actions.begin(), actions.end(), [](const plan::Action& a) {
+        return a.kind != plan::ActionKind::Rules;
+      });
       plan::Action rules(plan::ActionKind::Rules, -1);
       rules.rules.push_back(check);
       actions.insert(first_other, std::move(rules));
@@ -385,7 +411,9 @@ void Lowerer::lower_rule(const ast::RuleDecl& rule, const std::string& file) {
   }
   for (const std::vector<int>* sites : {&es.begin, &es.end})
     for (int s : *sites) {
-      auto& rules = program.plan.attachments[static_cast<size_t>(program.sites[static_cast<size_t>(s)].attachment)].rules;
+      auto& rules =
+          program.plan.attachments[static_cast<size_t>(program.sites[static_cast<size_t>(s)].attachment)]
+              .rules;
       if (std::find(rules.begin(), rules.end(), id) == rules.end()) rules.push_back(id);
     }
 }
@@ -402,14 +430,11 @@ plan::Program Lowerer::run() {
   for (auto& [event, index] : correlations_) {
     const EventSites& es = event_sites(*event);
     for (int s : es.end) {
-      auto& actions = program.sites[static_cast<size_t>(s)].actions;
-      auto end = std::find_if(actions.begin(), actions.end(), [&](const plan::Action& a) {
-        return a.kind == plan::ActionKind::SpanEnd && a.index == es.span;
-      });
-      if (es.is_span && end != actions.end())
-        end->marks.push_back(index);  // inside the span end, while its saved values exist
+      if (plan::Action* end = span_end_action(s, es))
+        end->marks.push_back(index);
       else
-        actions.push_back(plan::Action(plan::ActionKind::CorrelationMark, index));
+        program.sites[static_cast<size_t>(s)].actions.push_back(
+            plan::Action(plan::ActionKind::CorrelationMark, index));
     }
   }
   // Size the in-flight maps' values now that every saved slot is known.
@@ -425,6 +450,8 @@ plan::Program Lowerer::run() {
   return std::move(program);
 }
 
-plan::Program lower(const Input& input, const Options& options) { return Lowerer(input, options).run(); }
+plan::Program lower(const Input& input, const Options& options) {
+  return Lowerer(input, options).run();
+}
 
 }  // namespace seam::lower

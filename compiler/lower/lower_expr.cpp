@@ -7,17 +7,25 @@ namespace seam::lower {
 
 plan::FieldType field_type(const ast::Type& type) {
   switch (type.kind) {
-    case ast::TypeKind::Bool: return plan::FieldType::Bool;
-    case ast::TypeKind::Str: return plan::FieldType::Str;
-    case ast::TypeKind::Ptr: return plan::FieldType::Ptr;
+    case ast::TypeKind::Bool:
+      return plan::FieldType::Bool;
+    case ast::TypeKind::Str:
+      return plan::FieldType::Str;
+    case ast::TypeKind::Ptr:
+      return plan::FieldType::Ptr;
     case ast::TypeKind::Int:
       switch (type.bits) {
-        case 8: return type.is_signed ? plan::FieldType::I8 : plan::FieldType::U8;
-        case 16: return type.is_signed ? plan::FieldType::I16 : plan::FieldType::U16;
-        case 32: return type.is_signed ? plan::FieldType::I32 : plan::FieldType::U32;
-        default: return type.is_signed ? plan::FieldType::I64 : plan::FieldType::U64;
+        case 8:
+          return type.is_signed ? plan::FieldType::I8 : plan::FieldType::U8;
+        case 16:
+          return type.is_signed ? plan::FieldType::I16 : plan::FieldType::U16;
+        case 32:
+          return type.is_signed ? plan::FieldType::I32 : plan::FieldType::U32;
+        default:
+          return type.is_signed ? plan::FieldType::I64 : plan::FieldType::U64;
       }
-    default: return plan::FieldType::U64;
+    default:
+      return plan::FieldType::U64;
   }
 }
 
@@ -72,13 +80,20 @@ const ast::FieldDecl* find_field(const ast::EventDecl& event, const std::string&
 plan::Value builtin(const std::string& name) {
   plan::Value v;
   v.type = plan::FieldType::U64;
-  if (name == "pid") v.kind = plan::ValueKind::Pid;
-  else if (name == "tid") v.kind = plan::ValueKind::Tid;
-  else if (name == "uid") v.kind = plan::ValueKind::Uid;
-  else if (name == "cgroup") v.kind = plan::ValueKind::Cgroup;
-  else if (name == "cpu") v.kind = plan::ValueKind::Cpu;
-  else if (name == "time") v.kind = plan::ValueKind::Time;
-  else if (name == "duration") v.kind = plan::ValueKind::Duration;
+  if (name == "pid")
+    v.kind = plan::ValueKind::Pid;
+  else if (name == "tid")
+    v.kind = plan::ValueKind::Tid;
+  else if (name == "uid")
+    v.kind = plan::ValueKind::Uid;
+  else if (name == "cgroup")
+    v.kind = plan::ValueKind::Cgroup;
+  else if (name == "cpu")
+    v.kind = plan::ValueKind::Cpu;
+  else if (name == "time")
+    v.kind = plan::ValueKind::Time;
+  else if (name == "duration")
+    v.kind = plan::ValueKind::Duration;
   else if (name == "comm") {
     v.kind = plan::ValueKind::Comm;
     v.type = plan::FieldType::Str;
@@ -122,7 +137,8 @@ plan::Value Lowerer::name_value(const ast::NameRef& ref, const ast::RuleDecl& ru
       break;
     case ast::RefKind::Builtin: {
       if (ref.builtin == "pending") {
-        unsupported(ref.name.range, "`pending` is checked by scanning spans in flight, which this build does not do yet");
+        unsupported(ref.name.range,
+                    "`pending` is checked by scanning spans in flight, which this build does not do yet");
         break;
       }
       return builtin(ref.builtin);
@@ -138,7 +154,8 @@ plan::Value Lowerer::name_value(const ast::NameRef& ref, const ast::RuleDecl& ru
         return v;
       }
       break;
-    default: break;
+    default:
+      break;
   }
   plan::Value zero;
   zero.kind = plan::ValueKind::Const;
@@ -216,13 +233,27 @@ plan::Cond Lowerer::condition(const ast::Expr& expr, const ast::RuleDecl& rule, 
   c.is_signed = (!lhs_const && is_signed(c.lhs.type)) || (!rhs_const && is_signed(c.rhs.type)) ||
                 (lhs_const && rhs_const);
   switch (bin->op) {
-    case ast::BinaryOp::Eq: c.op = plan::CondOp::Eq; break;
-    case ast::BinaryOp::Ne: c.op = plan::CondOp::Ne; break;
-    case ast::BinaryOp::Lt: c.op = plan::CondOp::Lt; break;
-    case ast::BinaryOp::Le: c.op = plan::CondOp::Le; break;
-    case ast::BinaryOp::Gt: c.op = plan::CondOp::Gt; break;
-    case ast::BinaryOp::Ge: c.op = plan::CondOp::Ge; break;
-    default: c.op = plan::CondOp::True; break;
+    case ast::BinaryOp::Eq:
+      c.op = plan::CondOp::Eq;
+      break;
+    case ast::BinaryOp::Ne:
+      c.op = plan::CondOp::Ne;
+      break;
+    case ast::BinaryOp::Lt:
+      c.op = plan::CondOp::Lt;
+      break;
+    case ast::BinaryOp::Le:
+      c.op = plan::CondOp::Le;
+      break;
+    case ast::BinaryOp::Gt:
+      c.op = plan::CondOp::Gt;
+      break;
+    case ast::BinaryOp::Ge:
+      c.op = plan::CondOp::Ge;
+      break;
+    default:
+      c.op = plan::CondOp::True;
+      break;
   }
   return c;
 }

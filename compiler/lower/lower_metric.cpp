@@ -25,9 +25,9 @@ bool window_function(const std::string& name, plan::WindowFunction* fn, double* 
       return true;
     }
   static const std::pair<const char*, plan::WindowFunction> kOthers[] = {
-      {"avg", plan::WindowFunction::Avg},     {"min", plan::WindowFunction::Min},
-      {"max", plan::WindowFunction::Max},     {"count", plan::WindowFunction::Count},
-      {"rate", plan::WindowFunction::Rate},   {"sum", plan::WindowFunction::Sum}};
+      {"avg", plan::WindowFunction::Avg},   {"min", plan::WindowFunction::Min},
+      {"max", plan::WindowFunction::Max},   {"count", plan::WindowFunction::Count},
+      {"rate", plan::WindowFunction::Rate}, {"sum", plan::WindowFunction::Sum}};
   for (const auto& [n, f] : kOthers)
     if (name == n) {
       *fn = f;
@@ -38,11 +38,16 @@ bool window_function(const std::string& name, plan::WindowFunction* fn, double* 
 
 plan::Compare flip(plan::Compare c) {
   switch (c) {
-    case plan::Compare::Gt: return plan::Compare::Lt;
-    case plan::Compare::Ge: return plan::Compare::Le;
-    case plan::Compare::Lt: return plan::Compare::Gt;
-    case plan::Compare::Le: return plan::Compare::Ge;
-    default: return c;
+    case plan::Compare::Gt:
+      return plan::Compare::Lt;
+    case plan::Compare::Ge:
+      return plan::Compare::Le;
+    case plan::Compare::Lt:
+      return plan::Compare::Gt;
+    case plan::Compare::Le:
+      return plan::Compare::Ge;
+    default:
+      return c;
   }
 }
 
@@ -103,14 +108,11 @@ void Lowerer::lower_metric(const ast::MetricDecl& decl) {
 
   const EventSites& es = event_sites(*event);
   for (int s : es.end) {
-    auto& actions = program.sites[static_cast<size_t>(s)].actions;
-    auto end = std::find_if(actions.begin(), actions.end(), [&](const plan::Action& a) {
-      return a.kind == plan::ActionKind::SpanEnd && a.index == es.span;
-    });
-    if (es.is_span && end != actions.end())
+    if (plan::Action* end = span_end_action(s, es))
       end->metrics.push_back(index);
     else
-      actions.push_back(plan::Action(plan::ActionKind::MetricUpdate, index));
+      program.sites[static_cast<size_t>(s)].actions.push_back(
+          plan::Action(plan::ActionKind::MetricUpdate, index));
   }
 }
 
@@ -122,13 +124,27 @@ void Lowerer::lower_window(const ast::RuleDecl& rule, uint32_t rule_id) {
   plan::Window w;
   w.rule_id = rule_id;
   switch (cmp->op) {
-    case ast::BinaryOp::Gt: w.compare = plan::Compare::Gt; break;
-    case ast::BinaryOp::Ge: w.compare = plan::Compare::Ge; break;
-    case ast::BinaryOp::Lt: w.compare = plan::Compare::Lt; break;
-    case ast::BinaryOp::Le: w.compare = plan::Compare::Le; break;
-    case ast::BinaryOp::Eq: w.compare = plan::Compare::Eq; break;
-    case ast::BinaryOp::Ne: w.compare = plan::Compare::Ne; break;
-    default: unsupported(rule.when->range, "a windowed condition must compare an aggregate with a value"); return;
+    case ast::BinaryOp::Gt:
+      w.compare = plan::Compare::Gt;
+      break;
+    case ast::BinaryOp::Ge:
+      w.compare = plan::Compare::Ge;
+      break;
+    case ast::BinaryOp::Lt:
+      w.compare = plan::Compare::Lt;
+      break;
+    case ast::BinaryOp::Le:
+      w.compare = plan::Compare::Le;
+      break;
+    case ast::BinaryOp::Eq:
+      w.compare = plan::Compare::Eq;
+      break;
+    case ast::BinaryOp::Ne:
+      w.compare = plan::Compare::Ne;
+      break;
+    default:
+      unsupported(rule.when->range, "a windowed condition must compare an aggregate with a value");
+      return;
   }
   if (!std::holds_alternative<ast::Call>(call_side->node)) {
     std::swap(call_side, value_side);
@@ -137,7 +153,8 @@ void Lowerer::lower_window(const ast::RuleDecl& rule, uint32_t rule_id) {
   const auto* call = std::get_if<ast::Call>(&call_side->node);
   const auto* limit = std::get_if<ast::IntLit>(&value_side->node);
   if (!call || !limit || call->args.empty() || !call->window) {
-    unsupported(rule.when->range, "a windowed condition must compare one aggregate over a window with a constant");
+    unsupported(rule.when->range,
+                "a windowed condition must compare one aggregate over a window with a constant");
     return;
   }
   if (!window_function(call->function.name, &w.function, &w.quantile)) return;

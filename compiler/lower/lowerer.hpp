@@ -13,10 +13,10 @@ namespace seam::lower {
 // Where an event's values can be read: at its begin site (arguments) or its end site (results).
 struct EventSites {
   bool is_span = false;
-  bool is_call = false;         // entry/return of a function (uprobe/uretprobe)
-  std::vector<int> begin;       // site indexes
-  std::vector<int> end;         // span end sites; for a point, same as begin
-  int span = -1;                // index into Program::spans
+  bool is_call = false;    // entry/return of a function (uprobe/uretprobe)
+  std::vector<int> begin;  // site indexes
+  std::vector<int> end;    // span end sites; for a point, same as begin
+  int span = -1;           // index into Program::spans
   ast::ProbeKind begin_kind = ast::ProbeKind::Call;
   ast::ProbeKind end_kind = ast::ProbeKind::Call;
 };
@@ -31,7 +31,11 @@ class Lowerer {
   int state_index(const ast::StateDecl& state);
   int correlation_index(const ast::EventDecl& event);
   int library_index(const std::string& module, const ast::Ident& alias, bool is_path);
-  int site_for(const ast::ProbeSpec& probe, const std::string& module, bool at_return, const std::string& origin);
+  int site_for(const ast::ProbeSpec& probe, const std::string& module, bool at_return,
+               const std::string& origin);
+  // The action at `site` that ends `es`'s span, where what completes with it (rules, marks,
+  // metrics) runs while its saved values exist; nullptr for a point.
+  plan::Action* span_end_action(int site, const EventSites& es);
   void unsupported(const SourceRange& where, const std::string& what);
 
   // ---- lower_expr.cpp

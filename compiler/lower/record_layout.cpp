@@ -46,7 +46,8 @@ plan::RuleCheck Lowerer::rule_check(const ast::RuleDecl& rule, uint32_t rule_id,
     recent.op = plan::CondOp::CorrelatedWithin;
     recent.index = correlation;
     if (rule.after->within)
-      if (const auto* lit = std::get_if<ast::IntLit>(&rule.after->within->node)) recent.within_ns = lit->value;
+      if (const auto* lit = std::get_if<ast::IntLit>(&rule.after->within->node))
+        recent.within_ns = lit->value;
     parts.push_back(std::move(recent));
   }
   check.when = all_of(std::move(parts));
@@ -98,7 +99,8 @@ plan::RuleCheck Lowerer::rule_check(const ast::RuleDecl& rule, uint32_t rule_id,
   for (const ast::Ident& w : rule.with) {
     if (w.name == "ustack" || w.name == "kstack") {
       bool user = w.name == "ustack";
-      add(w.name, plan::Value{}, user ? plan::FieldType::UStack : plan::FieldType::KStack, plan::FieldUnit::None);
+      add(w.name, plan::Value{}, user ? plan::FieldType::UStack : plan::FieldType::KStack,
+          plan::FieldUnit::None);
       if (user && event && event->is_span && !event->begin.empty() &&
           event->begin[0].kind == ast::ProbeKind::Call) {
         check.ustack_from_saved_ip = true;
