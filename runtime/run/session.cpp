@@ -1,8 +1,8 @@
 #include "runtime/run/session.hpp"
 
 #include <sys/stat.h>
-#include <cstring>
 #include <time.h>
+#include <cstring>
 
 #include <chrono>
 #include <deque>
@@ -68,9 +68,12 @@ SessionResult run_session(SessionOptions options) {
   const FeatureSet& features = probe_features();
   LoadResult loaded = LoadedObject::load(options.object, plan, features);
   if (!loaded.object) {
-    notice(Notice{plan::Severity::Error, "load-failed", "cannot load the BPF program: " + loaded.error +
-                                                            (loaded.log.empty() ? "" : "\n" + loaded.log),
-                  {}, 0});
+    notice(
+        Notice{plan::Severity::Error,
+               "load-failed",
+               "cannot load the BPF program: " + loaded.error + (loaded.log.empty() ? "" : "\n" + loaded.log),
+               {},
+               0});
     pipeline.finish();
     result.exit_code = 1;
     return result;
@@ -78,12 +81,14 @@ SessionResult run_session(SessionOptions options) {
   LoadedObject& object = *loaded.object;
   for (const Unavailable& u : object.unavailable()) {
     std::string rules = rule_names(plan, u.attachment);
-    Notice n{plan::Severity::Warning, "probe-unavailable",
+    Notice n{plan::Severity::Warning,
+             "probe-unavailable",
              (rules.empty() ? "" : "rule " + rules + ": ") + plan::to_string(u.attachment.kind) + " " +
                  (u.attachment.category.empty() ? "" : u.attachment.category + ":") + u.attachment.name +
                  (u.attachment.symbols.empty() ? "" : u.attachment.symbols[0]) + " (" + u.attachment.origin +
                  ") is unavailable here: " + u.reason,
-             {}, 0};
+             {},
+             0};
     if (!u.attachment.rules.empty() && u.attachment.rules[0] < plan.rules.size())
       n.rule = plan.rules[u.attachment.rules[0]].name;
     notice(std::move(n));
@@ -91,8 +96,16 @@ SessionResult run_session(SessionOptions options) {
 
   ProbeAttacher attacher(plan, object, notice);
   attacher.attach_kernel_probes();
-  bool exec_notices = object.is_loaded("seam_exec_notice") &&
-                      object.attach_tracepoint("seam_exec_notice", "sched", "sched_process_exec").ok;
+  // Exec notices let a new process's libraries be found within ~300 ms; without them the
+  // periodic rescan still finds them, only later.
+  if (!object.is_loaded("seam_exec_notice") ||
+      !object.attach_tracepoint("seam_exec_notice", "sched", "sched_process_exec").ok)
+    notice(Notice{plan::Severity::Warning,
+                  "exec-notices-unavailable",
+                  "cannot follow exec (sched:sched_process_exec); new processes are found by rescans every " +
+                      std::to_string(options.rescan_ms) + " ms",
+                  {},
+                  0});
 
   std::vector<LibraryWatch> watches;
   for (size_t i = 0; i < plan.libraries.size(); ++i) {
@@ -100,7 +113,8 @@ SessionResult run_session(SessionOptions options) {
     if (!lib.path.empty()) {
       struct stat st {};
       if (stat(lib.path.c_str(), &st) != 0) {
-        notice(Notice{plan::Severity::Error, "library-missing", "library " + lib.path + " does not exist", {}, 0});
+        notice(Notice{
+            plan::Severity::Error, "library-missing", "library " + lib.path + " does not exist", {}, 0});
         continue;
       }
       discover::LibraryFile file{lib.path, lib.path, st.st_dev, st.st_ino, {}};
@@ -120,16 +134,20 @@ SessionResult run_session(SessionOptions options) {
   };
   for (LibraryWatch& w : watches) attach_found(w, w.rescanner->scan());
   result.attach_ms = static_cast<double>(now_ms() - started);
-  notice(Notice{plan::Severity::Info, "ready",
-                std::to_string(attacher.attached()) + " probes attached for " + std::to_string(plan.rules.size()) +
-                    " rules in " + std::to_string(static_cast<int64_t>(result.attach_ms)) + " ms",
-                {}, attacher.attached()});
+  notice(Notice{plan::Severity::Info,
+                "ready",
+                std::to_string(attacher.attached()) + " probes attached for " +
+                    std::to_string(plan.rules.size()) + " rules in " +
+                    std::to_string(static_cast<int64_t>(result.attach_ms)) + " ms",
+                {},
+                attacher.attached()});
   pipeline.flush();
 
   std::vector<uint64_t> reported_drops(plan.rules.size() + 1, 0);
   EventReader reader(object.ringbuf_fd());
   if (!reader.ok()) {
-    notice(Notice{plan::Severity::Error, "load-failed", "cannot read the ring buffer: " + reader.error(), {}, 0});
+    notice(Notice{
+        plan::Severity::Error, "load-failed", "cannot read the ring buffer: " + reader.error(), {}, 0});
     object.detach_all();
     pipeline.finish();
     result.exit_code = 1;
@@ -174,19 +192,22 @@ SessionResult run_session(SessionOptions options) {
   MetricsService metrics(plan, [&](const std::string& name) { return object.map_fd(name); });
   if (!options.listen.empty()) {
     if (auto error = metrics.listen(options.listen))
-      notice(Notice{plan::Severity::Warning, "metrics-unavailable",
-                    "cannot serve metrics on " + options.listen + ": " + *error, {}, 0});
+      notice(Notice{plan::Severity::Warning,
+                    "metrics-unavailable",
+                    "cannot serve metrics on " + options.listen + ": " + *error,
+                    {},
+                    0});
     else
-      notice(Notice{plan::Severity::Info, "listening",
-                    "metrics on http://" + options.listen + "/metrics", {}, 0});
+      notice(Notice{
+          plan::Severity::Info, "listening", "metrics on http://" + options.listen + "/metrics", {}, 0});
   }
   metrics.tick(now_ms() * 1000000, emit_user_space);  // the empty baseline windows start from
   auto self_stats = [&] {
     metrics::SelfStats self;
     for (const plan::Rule& r : plan.rules) {
       RuleStats s = pipeline.stats(r.id);
-      self.rules.push_back({r.name, s.decoded, r.id < reported_drops.size() ? reported_drops[r.id] : 0, s.written,
-                            s.suppressed});
+      self.rules.push_back({r.name, s.decoded, r.id < reported_drops.size() ? reported_drops[r.id] : 0,
+                            s.written, s.suppressed});
     }
     self.probes_attached = attacher.attached();
     self.probes_failed = attacher.failed();
@@ -207,7 +228,7 @@ SessionResult run_session(SessionOptions options) {
       symbols.remember(pid);
       for (LibraryWatch& w : watches) attach_found(w, w.rescanner->scan_pid(pid));
     }
-    if (now >= next_rescan || !exec_notices) {
+    if (now >= next_rescan) {
       for (LibraryWatch& w : watches) attach_found(w, w.rescanner->scan());
       next_rescan = now + options.rescan_ms;
     }
@@ -228,11 +249,14 @@ SessionResult run_session(SessionOptions options) {
   reader.consume(on_record);
   report_drops();
   result.probes_attached = attacher.attached();
-  notice(Notice{plan::Severity::Info, "stopped",
+  notice(Notice{plan::Severity::Info,
+                "stopped",
                 "detached " + std::to_string(detached.links) + " probes in " +
                     std::to_string(static_cast<int64_t>(result.detach_ms)) + " ms; " +
-                    std::to_string(result.records) + " records, " + std::to_string(result.dropped) + " dropped",
-                {}, 0});
+                    std::to_string(result.records) + " records, " + std::to_string(result.dropped) +
+                    " dropped",
+                {},
+                0});
   pipeline.finish();
   return result;
 }

@@ -68,10 +68,9 @@ void make_user_space_alert(const plan::Rule& rule, uint32_t pid, uint32_t tid, c
   for (const UserSpaceValue& v : values) {
     AlertField f;
     f.name = v.name;
-    if (v.unit != plan::FieldUnit::None || v.value == std::floor(v.value))
-      f.value = Value{static_cast<uint64_t>(std::llround(std::max(0.0, v.value))), v.unit, plan::FieldType::U64};
-    else
-      f.value = Value{static_cast<uint64_t>(std::llround(v.value)), v.unit, plan::FieldType::U64};
+    // Typed as a whole number of base units (ns, bytes); `text` keeps any fraction for people.
+    f.value =
+        Value{static_cast<uint64_t>(std::llround(std::max(0.0, v.value))), v.unit, plan::FieldType::U64};
     f.text = value_text(v);
     out.fields.push_back(std::move(f));
   }
