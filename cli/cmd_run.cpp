@@ -9,11 +9,14 @@
 #include <filesystem>
 #include <iostream>
 
+#include <sstream>
+
 #include "cli/commands.hpp"
 #include "cli/compile_rules.hpp"
+#include "cli/compile_unit.hpp"
 #include "cli/routes.hpp"
 #include "runtime/output/sink.hpp"
-#include "runtime/safety/rule_file_safety.hpp"
+#include "runtime/run/reload_plan.hpp"
 #include "runtime/run/session.hpp"
 
 namespace seam::cli {
@@ -21,14 +24,21 @@ namespace seam::cli {
 namespace {
 
 std::atomic<bool> g_stop{false};
-void on_signal(int) { g_stop.store(true); }
+std::atomic<bool> g_reload{false};
+void on_signal(int) {
+  g_stop.store(true);
+}
+void on_hangup(int) {
+  g_reload.store(true);
+}
 
 // rules/ next to the binary's install tree, else in the current directory, else the source tree.
 std::string default_rules_dir() {
   std::error_code ec;
   std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  for (const std::filesystem::path& p : {exe.parent_path() / "../rules", exe.parent_path() / "../share/seam/rules",
-                                         std::filesystem::path("rules")})
+  for (const std::filesystem::path& p :
+       {exe.parent_path() / "../rules", exe.parent_path() / "../share/seam/rules",
+        std::filesystem::path("rules")})
     if (std::filesystem::is_directory(p, ec)) return std::filesystem::weakly_canonical(p, ec).string();
 #ifdef SEAM_SOURCE_RULES
   return SEAM_SOURCE_RULES;
@@ -46,19 +56,8 @@ struct RunFlags {
   bool allow_insecure_rules = false;
   std::string listen = "127.0.0.1:9401";
   uint32_t ringbuf_kib = 4096;
+  bool no_watch = false;
 };
-
-// Rule and stdlib files become kernel programs run as root: refuse any that someone other
-// than root could have changed. Every refused file is named, then nothing is loaded.
-bool rule_files_are_safe(const check::Program& program) {
-  bool safe = true;
-  for (const auto& source : program.sources)
-    if (auto reason = runtime::insecure_reason(source->path())) {
-      std::cerr << "seam run: " << *reason << "\n";
-      safe = false;
-    }
-  return safe;
-}
 
 int run(RunFlags& flags) {
   if (flags.compile.paths.empty()) flags.compile.paths.push_back(default_rules_dir());
@@ -74,7 +73,8 @@ int run(RunFlags& flags) {
   if (flags.pid > 0) flags.compile.codegen.target_pid = static_cast<uint32_t>(flags.pid);
   if (!flags.cgroup.empty()) {
     struct stat st {};
-    std::string path = flags.cgroup.rfind("/sys/fs/cgroup", 0) == 0 ? flags.cgroup : "/sys/fs/cgroup/" + flags.cgroup;
+    std::string path =
+        flags.cgroup.rfind("/sys/fs/cgroup", 0) == 0 ? flags.cgroup : "/sys/fs/cgroup/" + flags.cgroup;
     if (stat(path.c_str(), &st) != 0) {
       std::cerr << "seam run: --cgroup " << flags.cgroup << ": no such cgroup (" << path << ")\n";
       return 2;
@@ -82,22 +82,39 @@ int run(RunFlags& flags) {
     flags.compile.codegen.target_cgroup = st.st_ino;  // cgroup v2 ids are the directory's inode
   }
   if (flags.ringbuf_kib < 4 || (flags.ringbuf_kib & (flags.ringbuf_kib - 1)) != 0) {
-    std::cerr << "seam run: --ringbuf-size must be a power of two of at least 4 (KiB), not " << flags.ringbuf_kib
-              << "\n";
+    std::cerr << "seam run: --ringbuf-size must be a power of two of at least 4 (KiB), not "
+              << flags.ringbuf_kib << "\n";
     return 2;
   }
   flags.compile.lower.ringbuf_bytes = flags.ringbuf_kib * 1024;
-  CompiledRules rules = compile_rules(flags.compile, std::cerr);
-  if (!rules.ok) return 1;
-  if (!flags.allow_insecure_rules && !rule_files_are_safe(rules.program)) return 2;
+  // One rule unit per rule file, each compiled alone so that a reload replaces only the files
+  // that changed (docs/operations.md). Every file is compiled before any fails the run.
+  UnitOptions unit_options;
+  unit_options.compile = flags.compile;
+  unit_options.allow_insecure_rules = flags.allow_insecure_rules;
   // Outputs declared in the rule files join those on the command line; with neither, stdout.
-  if (!declared_sinks(rules.program, sinks, std::cerr)) return 2;
+  unit_options.inspect = [&sinks](const check::Program& program) {
+    std::ostringstream err;
+    return declared_sinks(program, sinks, err) ? std::string() : err.str();
+  };
+  std::vector<std::unique_ptr<runtime::UnitBuild>> units;
+  int exit_code = 0;
+  double compile_ms = 0;
+  for (const std::string& file : runtime::rule_files(flags.compile.paths)) {
+    int code = 0;
+    runtime::UnitCompileResult unit = compile_unit(file, unit_options, &code);
+    std::cerr << unit.diagnostics;
+    exit_code = std::max(exit_code, code);
+    if (unit.build) {
+      compile_ms += unit.build->compile_ms;
+      units.push_back(std::move(unit.build));
+    }
+  }
+  if (exit_code != 0) return exit_code;
   if (sinks.empty()) {
     auto out = runtime::make_sink("stdout");
     sinks.push_back(std::move(*out));
   }
-  build::BuildResult built = build_rules(rules, std::cerr);
-  if (!built.ok) return 1;
   if (geteuid() != 0)
     std::cerr << "seam run: warning: not running as root; loading BPF programs will probably fail\n";
 
@@ -105,16 +122,23 @@ int run(RunFlags& flags) {
   sa.sa_handler = on_signal;
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
+  struct sigaction hup {};
+  hup.sa_handler = on_hangup;
+  sigaction(SIGHUP, &hup, nullptr);
   runtime::SessionOptions session;
-  session.plan = &rules.lowered.plan;
-  session.object = built.object;
+  session.units = std::move(units);
+  session.rule_paths = flags.compile.paths;
+  unit_options.inspect = nullptr;  // outputs are opened once, at start
+  session.compile_unit = [unit_options](const std::string& path) { return compile_unit(path, unit_options); };
+  session.reload = &g_reload;
+  session.watch = !flags.no_watch;
   session.sinks = std::move(sinks);
   if (flags.pid > 0) session.pid = flags.pid;
   session.duration_ms = static_cast<int64_t>(flags.duration_s * 1000);
   session.stop = &g_stop;
   session.exec_notice_rule = codegen::kExecNoticeRule;
   session.listen = flags.listen == "off" ? "" : flags.listen;
-  session.compile_ms = built.compile_ms;
+  session.compile_ms = compile_ms;
   runtime::SessionResult result = runtime::run_session(std::move(session));
   return result.exit_code;
 }
@@ -132,9 +156,12 @@ Command add_run(CLI::App& parent) {
   app->add_option("--cgroup", flags->cgroup, "Trace only this cgroup (path under /sys/fs/cgroup)");
   app->add_option("--listen", flags->listen,
                   "Serve Prometheus /metrics and /healthz here (default 127.0.0.1:9401; off: none)");
-  app->add_option("--ringbuf-size", flags->ringbuf_kib, "Ring buffer size in KiB, a power of two (default 4096)");
+  app->add_option("--ringbuf-size", flags->ringbuf_kib,
+                  "Ring buffer size in KiB, a power of two (default 4096)");
   app->add_flag("--allow-insecure-rules", flags->allow_insecure_rules,
                 "Load rule and stdlib files even when a non-root user could have changed them");
+  app->add_flag("--no-watch", flags->no_watch,
+                "Do not watch the rule files for changes (SIGHUP still reloads them)");
   return {app, [flags] { return run(*flags); }};
 }
 

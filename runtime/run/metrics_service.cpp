@@ -5,9 +5,21 @@
 namespace seam::runtime {
 
 MetricsService::MetricsService(const plan::Plan& plan, std::function<int(const std::string&)> map_fd)
-    : plan_(plan), engine_(plan, std::move(map_fd)) {}
+    : plan_(std::make_unique<plan::Plan>(plan)),
+      engine_(std::make_unique<metrics::MetricsEngine>(*plan_, std::move(map_fd))) {}
 
-MetricsService::~MetricsService() { server_.stop(); }
+void MetricsService::set_plan(const plan::Plan& plan, std::function<int(const std::string&)> map_fd) {
+  auto fresh_plan = std::make_unique<plan::Plan>(plan);
+  auto fresh = std::make_unique<metrics::MetricsEngine>(*fresh_plan, std::move(map_fd));
+  std::lock_guard<std::mutex> lock(engine_mutex_);
+  engine_ = std::move(fresh);
+  plan_ = std::move(fresh_plan);
+  last_fired_.clear();
+}
+
+MetricsService::~MetricsService() {
+  server_.stop();
+}
 
 std::optional<std::string> MetricsService::listen(const std::string& address) {
   return server_.start(address, [this] {
@@ -16,7 +28,8 @@ std::optional<std::string> MetricsService::listen(const std::string& address) {
       std::lock_guard<std::mutex> lock(self_mutex_);
       self = self_;
     }
-    return engine_.prometheus_text(self);
+    std::lock_guard<std::mutex> lock(engine_mutex_);
+    return engine_->prometheus_text(self);
   });
 }
 
@@ -26,13 +39,13 @@ void MetricsService::set_self(metrics::SelfStats self) {
 }
 
 void MetricsService::tick(int64_t now_ns, const std::function<void(uint32_t, Alert&)>& emit) {
-  if (plan_.metrics.empty()) return;
-  engine_.sample(now_ns);
-  for (const metrics::MetricsEngine::WindowResult& w : engine_.evaluate(now_ns)) {
-    if (w.rule_id >= plan_.rules.size()) continue;
-    const plan::Rule& rule = plan_.rules[w.rule_id];
+  if (plan_->metrics.empty()) return;
+  engine_->sample(now_ns);
+  for (const metrics::MetricsEngine::WindowResult& w : engine_->evaluate(now_ns)) {
+    if (w.rule_id >= plan_->rules.size()) continue;
+    const plan::Rule& rule = plan_->rules[w.rule_id];
     int64_t window_ns = 0;
-    for (const plan::Window& win : plan_.windows)
+    for (const plan::Window& win : plan_->windows)
       if (win.rule_id == w.rule_id) window_ns = win.window_ns;
     std::string key = std::to_string(w.rule_id);
     for (const auto& [k, v] : w.labels) key += "\x1f" + k + "=" + v;

@@ -20,6 +20,9 @@ class MetricsService {
  public:
   MetricsService(const plan::Plan& plan, std::function<int(const std::string&)> map_fd);
   ~MetricsService();
+  // Rule units changed (reload): serve and sample `plan` (every unit's metrics, rule ids global)
+  // from now on. Series restart from the maps' current contents; windows start again.
+  void set_plan(const plan::Plan& plan, std::function<int(const std::string&)> map_fd);
   // Serves /metrics and /healthz; an error (port taken) is returned, and metrics still run.
   std::optional<std::string> listen(const std::string& address);
   uint16_t port() const { return server_.port(); }
@@ -29,8 +32,9 @@ class MetricsService {
   void set_self(metrics::SelfStats self);
 
  private:
-  const plan::Plan& plan_;
-  metrics::MetricsEngine engine_;
+  std::unique_ptr<plan::Plan> plan_;
+  std::unique_ptr<metrics::MetricsEngine> engine_;
+  std::mutex engine_mutex_;  // the server's thread reads engine_ while set_plan() may replace it
   metrics::HttpServer server_;
   std::mutex self_mutex_;
   metrics::SelfStats self_;

@@ -10,20 +10,29 @@
 
 #include "compiler/plan/plan.hpp"
 #include "runtime/output/sink.hpp"
+#include "runtime/run/unit_build.hpp"
 
 namespace seam::runtime {
 
 struct SessionOptions {
+  // One rule unit per rule file (`units`), or a single unit made of `plan` and `object`.
+  std::vector<std::unique_ptr<UnitBuild>> units;
   const plan::Plan* plan = nullptr;
   std::span<const uint8_t> object;
+  // Hot reload (docs/operations.md): the rule paths to rescan and how to compile one file; a
+  // reload happens when `reload` is set (SIGHUP) and, with `watch`, when a rule file changes.
+  std::vector<std::string> rule_paths;
+  UnitCompiler compile_unit;
+  std::atomic<bool>* reload = nullptr;
+  bool watch = true;
   std::vector<std::unique_ptr<Sink>> sinks;
-  std::optional<pid_t> pid;          // --pid: scan and trace only this process
-  int64_t duration_ms = 0;           // --duration: stop after this long (0: until a signal)
-  int poll_ms = 20;                  // the reader's timed consume: the latency of batched delivery
-  int rescan_ms = 500;               // full rescan for libraries loaded by dlopen
+  std::optional<pid_t> pid;                 // --pid: scan and trace only this process
+  int64_t duration_ms = 0;                  // --duration: stop after this long (0: until a signal)
+  int poll_ms = 20;                         // the reader's timed consume: the latency of batched delivery
+  int rescan_ms = 500;                      // full rescan for libraries loaded by dlopen
   const std::atomic<bool>* stop = nullptr;  // set by a signal handler
   uint32_t exec_notice_rule = 0xffffffffu;
-  std::string listen;  // Prometheus /metrics and /healthz ("" for none)
+  std::string listen;     // Prometheus /metrics and /healthz ("" for none)
   double compile_ms = 0;  // for seam's own metrics
 };
 

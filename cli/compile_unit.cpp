@@ -1,0 +1,71 @@
+#include "cli/compile_unit.hpp"
+
+#include <sstream>
+
+#include "compiler/build/content_hash.hpp"
+#include "runtime/safety/rule_file_safety.hpp"
+
+namespace seam::cli {
+
+namespace {
+
+// The first error line of rendered diagnostics ("file:line:col: error[E...]: ..."), else all.
+std::string first_error(const std::string& text) {
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (line.find(": error") != std::string::npos) return line;
+  std::string all = text;
+  while (!all.empty() && all.back() == '\n') all.pop_back();
+  return all;
+}
+
+}  // namespace
+
+runtime::UnitCompileResult compile_unit(const std::string& path, const UnitOptions& options, int* exit_code) {
+  runtime::UnitCompileResult out;
+  int code = 1;
+  out.hash = build::hash_file(path);
+  CompileOptions compile = options.compile;
+  compile.paths = {path};
+  std::ostringstream err;
+  CompiledRules rules = compile_rules(compile, err);
+  if (rules.ok) {
+    // Rule and stdlib files become kernel programs run as root: refuse any that someone other
+    // than root could have changed.
+    for (const auto& source : rules.program.sources)
+      if (auto reason =
+              options.allow_insecure_rules ? std::nullopt : runtime::insecure_reason(source->path())) {
+        err << "seam run: " << *reason << "\n";
+        rules.ok = false;
+        code = 2;
+      }
+  }
+  if (rules.ok && options.inspect) {
+    std::string problem = options.inspect(rules.program);
+    if (!problem.empty()) {
+      err << problem;
+      rules.ok = false;
+      code = 2;
+    }
+  }
+  build::BuildResult built;
+  if (rules.ok) built = build_rules(rules, err);
+  out.diagnostics = err.str();
+  if (!rules.ok || !built.ok) {
+    out.error = first_error(out.diagnostics);
+    if (out.error.empty()) out.error = path + ": cannot compile";
+    if (exit_code) *exit_code = code;
+    return out;
+  }
+  auto unit = std::make_unique<runtime::UnitBuild>();
+  unit->path = path;
+  unit->hash = out.hash;
+  unit->plan = std::move(rules.lowered.plan);
+  unit->object = std::move(built.object);
+  unit->compile_ms = built.compile_ms;
+  out.build = std::move(unit);
+  if (exit_code) *exit_code = 0;
+  return out;
+}
+
+}  // namespace seam::cli

@@ -1,0 +1,23 @@
+#pragma once
+// A sink owned elsewhere: `seam run` opens its outputs once and every rule unit's pipeline
+// writes to them through one of these, so a unit replaced on reload leaves the outputs open.
+// Used from one thread, like every sink.
+#include <memory>
+#include <utility>
+
+#include "runtime/output/sink.hpp"
+
+namespace seam::runtime {
+
+class SharedSink : public Sink {
+ public:
+  explicit SharedSink(std::shared_ptr<Sink> target) : target_(std::move(target)) {}
+  void write(const Alert& alert) override { target_->write(alert); }
+  void write_notice(const Notice& notice) override { target_->write_notice(notice); }
+  void flush() override { target_->flush(); }
+
+ private:
+  std::shared_ptr<Sink> target_;
+};
+
+}  // namespace seam::runtime

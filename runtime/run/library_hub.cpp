@@ -1,0 +1,58 @@
+#include "runtime/run/library_hub.hpp"
+
+namespace seam::runtime {
+
+namespace {
+
+std::string key_of(const std::vector<plan::LibraryPattern>& patterns) {
+  std::string key;
+  for (const plan::LibraryPattern& p : patterns) key += (p.executable ? "x:" : "f:") + p.glob + "\x1f";
+  return key;
+}
+
+}  // namespace
+
+int LibraryHub::subscribe(const std::vector<plan::LibraryPattern>& patterns, Deliver deliver_fn) {
+  std::string key = key_of(patterns);
+  auto [it, fresh] = entries_.try_emplace(key);
+  Entry& e = it->second;
+  int id = next_id_++;
+  keys_[id] = key;
+  for (const discover::LibraryFile& f : e.found) deliver_fn(f);
+  e.subscribers[id] = std::move(deliver_fn);
+  if (fresh) {
+    discover::Scope scope;
+    scope.pid = pid_;
+    scope.include_system_paths = !pid_;
+    e.rescanner = std::make_unique<discover::Rescanner>(patterns, scope);
+    deliver(e, e.rescanner->scan());
+  }
+  return id;
+}
+
+void LibraryHub::unsubscribe(int id) {
+  auto k = keys_.find(id);
+  if (k == keys_.end()) return;
+  auto e = entries_.find(k->second);
+  if (e != entries_.end()) e->second.subscribers.erase(id);  // the entry stays: its files are known
+  keys_.erase(k);
+}
+
+void LibraryHub::deliver(Entry& e, std::vector<discover::LibraryFile> files) {
+  for (discover::LibraryFile& f : files) {
+    for (auto& [id, fn] : e.subscribers) fn(f);
+    e.found.push_back(std::move(f));
+  }
+}
+
+void LibraryHub::scan() {
+  for (auto& [key, e] : entries_)
+    if (!e.subscribers.empty()) deliver(e, e.rescanner->scan());
+}
+
+void LibraryHub::scan_pid(pid_t pid) {
+  for (auto& [key, e] : entries_)
+    if (!e.subscribers.empty()) deliver(e, e.rescanner->scan_pid(pid));
+}
+
+}  // namespace seam::runtime

@@ -1,0 +1,48 @@
+#pragma once
+// Library discovery shared by every rule unit: one Rescanner per distinct set of library
+// patterns however many rule files use it, so N files on libcudart cost one /proc scan, not N.
+// A unit that starts later (reload) is handed every file found so far when it subscribes.
+#include <sys/types.h>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/plan/plan.hpp"
+#include "runtime/discover/library_file.hpp"
+#include "runtime/discover/rescanner.hpp"
+
+namespace seam::runtime {
+
+class LibraryHub {
+ public:
+  using Deliver = std::function<void(const discover::LibraryFile&)>;
+  explicit LibraryHub(std::optional<pid_t> pid) : pid_(pid) {}
+
+  // Calls `deliver` for every file of `patterns` found so far (scanning now the first time these
+  // patterns are asked for) and for every new one later. Returns an id for unsubscribe().
+  int subscribe(const std::vector<plan::LibraryPattern>& patterns, Deliver deliver);
+  void unsubscribe(int id);
+
+  // Every process in scope, or one new process.
+  void scan();
+  void scan_pid(pid_t pid);
+
+ private:
+  struct Entry {
+    std::unique_ptr<discover::Rescanner> rescanner;
+    std::vector<discover::LibraryFile> found;
+    std::map<int, Deliver> subscribers;
+  };
+  void deliver(Entry& e, std::vector<discover::LibraryFile> files);
+
+  std::optional<pid_t> pid_;
+  std::map<std::string, Entry> entries_;  // by patterns
+  std::map<int, std::string> keys_;       // subscription id -> entry
+  int next_id_ = 1;
+};
+
+}  // namespace seam::runtime

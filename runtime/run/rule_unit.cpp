@@ -1,0 +1,169 @@
+#include "runtime/run/rule_unit.hpp"
+
+#include <sys/stat.h>
+
+#include <cstring>
+
+#include "runtime/load/features.hpp"
+#include "runtime/output/shared_sink.hpp"
+
+namespace seam::runtime {
+
+namespace {
+
+std::string rule_names(const plan::Plan& plan, const plan::Attachment& a) {
+  std::string names;
+  for (uint32_t id : a.rules)
+    if (id < plan.rules.size()) names += (names.empty() ? "" : ", ") + plan.rules[id].name;
+  return names;
+}
+
+}  // namespace
+
+std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, UnitContext& context,
+                                          std::string* error) {
+  std::unique_ptr<RuleUnit> unit(new RuleUnit());
+  unit->build_ = std::move(build);
+  unit->context_ = &context;
+  const plan::Plan& plan = unit->build_->plan;
+  PipelineOptions options;
+  options.symbolizer = context.symbols->function();
+  options.identify = context.identify;
+  std::vector<std::unique_ptr<Sink>> sinks;
+  for (const auto& s : context.sinks) sinks.push_back(std::make_unique<SharedSink>(s));
+  unit->pipeline_ = std::make_unique<AlertPipeline>(plan, std::move(sinks), std::move(options));
+  auto notice = [u = unit.get()](Notice n) { u->pipeline_->notice(n); };
+
+  LoadResult loaded = LoadedObject::load(unit->build_->object, plan, probe_features());
+  if (!loaded.object) {
+    *error = "cannot load the BPF program: " + loaded.error + (loaded.log.empty() ? "" : "\n" + loaded.log);
+    unit->stopped_ = true;
+    return nullptr;
+  }
+  unit->object_ = std::move(loaded.object);
+  LoadedObject& object = *unit->object_;
+  unit->record_fn_ = [u = unit.get()](std::span<const uint8_t> bytes) { u->on_record(bytes); };
+  unit->reader_ = std::make_unique<EventReader>(object.ringbuf_fd());
+  if (!unit->reader_->ok()) {
+    *error = "cannot read the ring buffer: " + unit->reader_->error();
+    unit->stopped_ = true;
+    return nullptr;
+  }
+  for (const Unavailable& u : object.unavailable()) {
+    std::string rules = rule_names(plan, u.attachment);
+    Notice n{plan::Severity::Warning,
+             "probe-unavailable",
+             (rules.empty() ? "" : "rule " + rules + ": ") + plan::to_string(u.attachment.kind) + " " +
+                 (u.attachment.category.empty() ? "" : u.attachment.category + ":") + u.attachment.name +
+                 (u.attachment.symbols.empty() ? "" : u.attachment.symbols[0]) + " (" + u.attachment.origin +
+                 ") is unavailable here: " + u.reason,
+             {},
+             0};
+    if (!u.attachment.rules.empty() && u.attachment.rules[0] < plan.rules.size())
+      n.rule = plan.rules[u.attachment.rules[0]].name;
+    notice(std::move(n));
+  }
+
+  unit->attacher_ = std::make_unique<ProbeAttacher>(plan, object, notice);
+  unit->attacher_->attach_kernel_probes();
+  unit->exec_attached_ = object.is_loaded("seam_exec_notice") &&
+                         object.attach_tracepoint("seam_exec_notice", "sched", "sched_process_exec").ok;
+
+  for (size_t i = 0; i < plan.libraries.size(); ++i) {
+    const plan::Library& lib = plan.libraries[i];
+    int library = static_cast<int>(i);
+    if (!lib.path.empty()) {
+      struct stat st {};
+      if (stat(lib.path.c_str(), &st) != 0) {
+        notice(Notice{
+            plan::Severity::Error, "library-missing", "library " + lib.path + " does not exist", {}, 0});
+        continue;
+      }
+      discover::LibraryFile file{lib.path, lib.path, st.st_dev, st.st_ino, {}};
+      unit->attacher_->attach_library_file(library, file);
+      continue;
+    }
+    RuleUnit* u = unit.get();
+    unit->subscriptions_.push_back(
+        context.libraries->subscribe(lib.patterns, [u, library](const discover::LibraryFile& f) {
+          for (pid_t pid : f.pids) u->context_->symbols->remember(pid);
+          u->attacher_->attach_library_file(library, f);
+        }));
+  }
+  unit->pending_ = std::make_unique<PendingScanner>(
+      plan, [u = unit.get()](const std::string& name) { return u->object_->map_fd(name); });
+  unit->reported_drops_.assign(plan.rules.size() + 1, 0);
+  return unit;
+}
+
+RuleUnit::~RuleUnit() {
+  stop();
+}
+
+void RuleUnit::on_record(std::span<const uint8_t> bytes) {
+  ++records_;
+  auto id = Decoder::peek_rule_id(bytes);
+  if (id && *id == context_->exec_notice_rule) {
+    if (bytes.size() >= 20 && context_->on_exec) {
+      uint32_t pid = 0;
+      std::memcpy(&pid, bytes.data() + 16, 4);
+      context_->on_exec(static_cast<pid_t>(pid));
+    }
+    return;
+  }
+  pipeline_->on_record(bytes);
+}
+
+int RuleUnit::consume() {
+  return reader_->consume(record_fn_);
+}
+
+void RuleUnit::report_drops() {
+  const plan::Plan& plan = build_->plan;
+  std::vector<uint64_t> drops = object_->drop_counts();
+  for (size_t id = 0; id < drops.size() && id < reported_drops_.size(); ++id) {
+    if (drops[id] <= reported_drops_[id]) continue;
+    uint64_t fresh = drops[id] - reported_drops_[id];
+    reported_drops_[id] = drops[id];
+    dropped_ += fresh;
+    std::string rule = id < plan.rules.size() ? plan.rules[id].name : "?";
+    pipeline_->notice(Notice{plan::Severity::Warning, "drops",
+                             "rule " + rule + ": " + std::to_string(fresh) +
+                                 " records dropped because the ring buffer was full (" +
+                                 std::to_string(drops[id]) + " in all)",
+                             rule, fresh});
+  }
+}
+
+void RuleUnit::every_second() {
+  report_drops();
+  if (!pending_->empty())
+    pending_->scan([this](uint32_t rule_id, Alert& alert) { pipeline_->write_alert(rule_id, alert); });
+}
+
+DetachStats RuleUnit::stop() {
+  if (stopped_) return {};
+  stopped_ = true;
+  for (int id : subscriptions_) context_->libraries->unsubscribe(id);
+  subscriptions_.clear();
+  // Deliver what is already in the ring, then detach every probe at once, then what came since.
+  consume();
+  DetachStats detached = object_->detach_all();
+  consume();
+  report_drops();
+  pipeline_->finish();
+  return detached;
+}
+
+void RuleUnit::add_stats(metrics::SelfStats& self) const {
+  for (const plan::Rule& r : build_->plan.rules) {
+    RuleStats s = pipeline_->stats(r.id);
+    self.rules.push_back({r.name, s.decoded, r.id < reported_drops_.size() ? reported_drops_[r.id] : 0,
+                          s.written, s.suppressed});
+  }
+  self.probes_attached += attacher_->attached();
+  self.probes_failed += attacher_->failed();
+  self.ringbuf_bytes += build_->plan.ringbuf_bytes;
+}
+
+}  // namespace seam::runtime

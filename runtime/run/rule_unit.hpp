@@ -1,0 +1,89 @@
+#pragma once
+// One rule file running: its BPF object loaded, its probes attached (uprobes through the shared
+// LibraryHub), its own ring buffer read into its own AlertPipeline, which writes to the outputs
+// every unit shares. A reload starts the new unit of a file before it stops the old one.
+#include <sys/types.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/load/loaded_object.hpp"
+#include "runtime/metrics/self_stats.hpp"
+#include "runtime/output/alert_pipeline.hpp"
+#include "runtime/run/event_reader.hpp"
+#include "runtime/run/library_hub.hpp"
+#include "runtime/run/pending_scanner.hpp"
+#include "runtime/run/probe_attacher.hpp"
+#include "runtime/run/stack_symbolizer.hpp"
+#include "runtime/run/unit_build.hpp"
+
+namespace seam::runtime {
+
+// What every unit of a session shares.
+struct UnitContext {
+  std::vector<std::shared_ptr<Sink>> sinks;
+  StackSymbolizerAdapter* symbols = nullptr;
+  std::function<void(Alert&)> identify;
+  LibraryHub* libraries = nullptr;
+  uint32_t exec_notice_rule = 0xffffffffu;
+  std::function<void(pid_t)> on_exec;  // a process in scope has just exec'd
+};
+
+class RuleUnit {
+ public:
+  // Loads the object and attaches every probe. Null, with *error, when the object cannot be
+  // loaded or its ring buffer read (nothing stays attached then).
+  static std::unique_ptr<RuleUnit> start(std::unique_ptr<UnitBuild> build, UnitContext& context,
+                                         std::string* error);
+  ~RuleUnit();  // stop()
+  RuleUnit(const RuleUnit&) = delete;
+  RuleUnit& operator=(const RuleUnit&) = delete;
+
+  const UnitBuild& build() const { return *build_; }
+  const plan::Plan& plan() const { return build_->plan; }
+  bool follows_exec() const { return exec_attached_; }
+  int wait_fd() const { return reader_->wait_fd(); }
+  int map_fd(const std::string& name) const { return object_->map_fd(name); }
+
+  // Delivers the records in the ring now; returns how many.
+  int consume();
+  // Once a second: new drops as notices, spans pending past their bound.
+  void every_second();
+  // An alert made in user space for one of this unit's rules (windowed rules).
+  void write_alert(uint32_t rule_id, Alert& alert) { pipeline_->write_alert(rule_id, alert); }
+  void flush() { pipeline_->flush(); }
+  void notice(const Notice& n) { pipeline_->notice(n); }
+
+  // Detaches every probe, delivers what is left in the ring, reports drops and suppressed counts.
+  // Idempotent; returns the links detached by the first call.
+  DetachStats stop();
+
+  size_t attached() const { return attacher_->attached(); }
+  size_t failed() const { return attacher_->failed(); }
+  uint64_t records() const { return records_; }
+  uint64_t dropped() const { return dropped_; }
+  void add_stats(metrics::SelfStats& self) const;
+
+ private:
+  RuleUnit() = default;
+  void on_record(std::span<const uint8_t> bytes);
+  void report_drops();
+
+  std::unique_ptr<UnitBuild> build_;
+  UnitContext* context_ = nullptr;
+  std::unique_ptr<AlertPipeline> pipeline_;
+  std::unique_ptr<LoadedObject> object_;
+  std::unique_ptr<ProbeAttacher> attacher_;
+  std::unique_ptr<EventReader> reader_;
+  std::unique_ptr<PendingScanner> pending_;
+  EventReader::RecordFn record_fn_;
+  std::vector<int> subscriptions_;
+  std::vector<uint64_t> reported_drops_;
+  uint64_t records_ = 0, dropped_ = 0;
+  bool exec_attached_ = false;
+  bool stopped_ = false;
+};
+
+}  // namespace seam::runtime
