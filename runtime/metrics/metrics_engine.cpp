@@ -264,6 +264,10 @@ void MetricsEngine::write_self(PrometheusWriter& out, const SelfStats& self) con
   out.family("seam_rule_reload_errors_total", "counter",
              "Rule files that failed to check or compile on reload.");
   out.sample("seam_rule_reload_errors_total", {}, self.reload_errors);
+  out.family("seam_rule_reloads_total", "counter", "Reloads that started, replaced or stopped rule files.");
+  out.sample("seam_rule_reloads_total", {}, self.reloads);
+  if (self.last_reload_s)
+    gauge("seam_rule_last_reload_timestamp_seconds", "Unix time of the last such reload.", *self.last_reload_s);
   out.family("seam_metric_read_errors_total", "counter", "Failed reads of metric maps.");
   out.sample("seam_metric_read_errors_total", {}, read_errors_);
 }

@@ -45,6 +45,8 @@ struct SelfStats {
   std::vector<MapFill> maps;           // the engine adds its metric maps itself
   std::vector<OutputCounter> outputs;
   uint64_t reload_errors = 0;
+  uint64_t reloads = 0;                 // reloads that started, replaced or stopped a rule file
+  std::optional<double> last_reload_s;  // unix time of the last such reload
 };
 
 }  // namespace seam::runtime::metrics

@@ -81,6 +81,8 @@ SelfStats some_self_stats() {
                   {"ops", "dropped", 2, false, "queue_full"},
                   {"log", "delivered", 9, false, ""}};
   self.reload_errors = 1;
+  self.reloads = 2;
+  self.last_reload_s = 1764500000;
   return self;
 }
 
@@ -117,6 +119,8 @@ TEST(PrometheusText, SelfMetrics) {
            "# TYPE seam_output_spool_bytes gauge\nseam_output_spool_bytes{output=\"ops\"} 512\n",
            "seam_output_dropped_total{output=\"ops\",reason=\"queue_full\"} 2\n",
            "seam_rule_reload_errors_total 1\n",
+           "seam_rule_reloads_total 2\n",
+           "seam_rule_last_reload_timestamp_seconds 1764500000\n",
            "seam_metric_read_errors_total 0\n",
        })
     EXPECT_NE(text.find(line), std::string::npos) << line << "\nnot in:\n" << text;
