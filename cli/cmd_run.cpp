@@ -25,20 +25,15 @@ namespace {
 
 std::atomic<bool> g_stop{false};
 std::atomic<bool> g_reload{false};
-void on_signal(int) {
-  g_stop.store(true);
-}
-void on_hangup(int) {
-  g_reload.store(true);
-}
+void on_signal(int) { g_stop.store(true); }
+void on_hangup(int) { g_reload.store(true); }
 
 // rules/ next to the binary's install tree, else in the current directory, else the source tree.
 std::string default_rules_dir() {
   std::error_code ec;
   std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  for (const std::filesystem::path& p :
-       {exe.parent_path() / "../rules", exe.parent_path() / "../share/seam/rules",
-        std::filesystem::path("rules")})
+  for (const std::filesystem::path& p : {exe.parent_path() / "../rules", exe.parent_path() / "../share/seam/rules",
+                                         std::filesystem::path("rules")})
     if (std::filesystem::is_directory(p, ec)) return std::filesystem::weakly_canonical(p, ec).string();
 #ifdef SEAM_SOURCE_RULES
   return SEAM_SOURCE_RULES;
@@ -73,8 +68,7 @@ int run(RunFlags& flags) {
   if (flags.pid > 0) flags.compile.codegen.target_pid = static_cast<uint32_t>(flags.pid);
   if (!flags.cgroup.empty()) {
     struct stat st {};
-    std::string path =
-        flags.cgroup.rfind("/sys/fs/cgroup", 0) == 0 ? flags.cgroup : "/sys/fs/cgroup/" + flags.cgroup;
+    std::string path = flags.cgroup.rfind("/sys/fs/cgroup", 0) == 0 ? flags.cgroup : "/sys/fs/cgroup/" + flags.cgroup;
     if (stat(path.c_str(), &st) != 0) {
       std::cerr << "seam run: --cgroup " << flags.cgroup << ": no such cgroup (" << path << ")\n";
       return 2;
@@ -82,8 +76,8 @@ int run(RunFlags& flags) {
     flags.compile.codegen.target_cgroup = st.st_ino;  // cgroup v2 ids are the directory's inode
   }
   if (flags.ringbuf_kib < 4 || (flags.ringbuf_kib & (flags.ringbuf_kib - 1)) != 0) {
-    std::cerr << "seam run: --ringbuf-size must be a power of two of at least 4 (KiB), not "
-              << flags.ringbuf_kib << "\n";
+    std::cerr << "seam run: --ringbuf-size must be a power of two of at least 4 (KiB), not " << flags.ringbuf_kib
+              << "\n";
     return 2;
   }
   flags.compile.lower.ringbuf_bytes = flags.ringbuf_kib * 1024;
@@ -156,8 +150,7 @@ Command add_run(CLI::App& parent) {
   app->add_option("--cgroup", flags->cgroup, "Trace only this cgroup (path under /sys/fs/cgroup)");
   app->add_option("--listen", flags->listen,
                   "Serve Prometheus /metrics and /healthz here (default 127.0.0.1:9401; off: none)");
-  app->add_option("--ringbuf-size", flags->ringbuf_kib,
-                  "Ring buffer size in KiB, a power of two (default 4096)");
+  app->add_option("--ringbuf-size", flags->ringbuf_kib, "Ring buffer size in KiB, a power of two (default 4096)");
   app->add_flag("--allow-insecure-rules", flags->allow_insecure_rules,
                 "Load rule and stdlib files even when a non-root user could have changed them");
   app->add_flag("--no-watch", flags->no_watch,

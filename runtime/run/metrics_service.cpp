@@ -17,9 +17,7 @@ void MetricsService::set_plan(const plan::Plan& plan, std::function<int(const st
   last_fired_.clear();
 }
 
-MetricsService::~MetricsService() {
-  server_.stop();
-}
+MetricsService::~MetricsService() { server_.stop(); }
 
 std::optional<std::string> MetricsService::listen(const std::string& address) {
   return server_.start(address, [this] {

@@ -51,9 +51,7 @@ SeamRun::SeamRun(const std::string& dir, const std::vector<std::string>& args) {
   close(null_fd);
 }
 
-SeamRun::~SeamRun() {
-  stop();
-}
+SeamRun::~SeamRun() { stop(); }
 
 void SeamRun::signal(int sig) const {
   if (pid_ > 0) kill(pid_, sig);
@@ -112,12 +110,8 @@ bool SeamRun::wait_for_notice(const std::string& kind, const std::string& text,
       timeout);
 }
 
-std::string SeamRun::stderr_text() const {
-  return read_file(err_);
-}
-std::string SeamRun::stdout_text() const {
-  return read_file(err_.substr(0, err_.size() - 10) + "stdout.txt");
-}
+std::string SeamRun::stderr_text() const { return read_file(err_); }
+std::string SeamRun::stdout_text() const { return read_file(err_.substr(0, err_.size() - 10) + "stdout.txt"); }
 
 std::string test_python() {
   if (const char* p = std::getenv("SEAM_TEST_PYTHON")) return p;
@@ -157,8 +151,7 @@ bool Child::wait_for_line(const std::string& line, std::chrono::milliseconds tim
       buffered_.erase(0, nl + 1);
       if (got == line) return true;
     }
-    auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) return false;
     pollfd p{out_, POLLIN, 0};
     if (poll(&p, 1, static_cast<int>(left.count())) <= 0) return false;

@@ -24,8 +24,7 @@ class SeamRun {
   std::vector<nlohmann::json> alerts(const std::string& rule = {}) const;
   std::vector<nlohmann::json> notices(const std::string& kind) const;
   // Waits until a notice of `kind` whose message contains `text` appears (or seam exits).
-  bool wait_for_notice(const std::string& kind, const std::string& text,
-                       std::chrono::milliseconds timeout) const;
+  bool wait_for_notice(const std::string& kind, const std::string& text, std::chrono::milliseconds timeout) const;
   bool running() const;
   // Sends `sig` (SIGHUP: reload the rules).
   void signal(int sig) const;
