@@ -16,6 +16,7 @@
 #include "cli/compile_unit.hpp"
 #include "cli/routes.hpp"
 #include "runtime/output/sink.hpp"
+#include "runtime/run/parallel_for.hpp"
 #include "runtime/run/reload_plan.hpp"
 #include "runtime/run/session.hpp"
 
@@ -86,22 +87,29 @@ int run(RunFlags& flags) {
   UnitOptions unit_options;
   unit_options.compile = flags.compile;
   unit_options.allow_insecure_rules = flags.allow_insecure_rules;
-  // Outputs declared in the rule files join those on the command line; with neither, stdout.
-  unit_options.inspect = [&sinks](const check::Program& program) {
-    std::ostringstream err;
-    return declared_sinks(program, sinks, err) ? std::string() : err.str();
-  };
+  std::vector<std::string> files = runtime::rule_files(flags.compile.paths);
+  std::vector<runtime::UnitCompileResult> compiled(files.size());
+  std::vector<std::vector<std::unique_ptr<runtime::Sink>>> declared(files.size());
+  std::vector<int> codes(files.size(), 0);
+  runtime::parallel_for(files.size(), [&](size_t i) {
+    UnitOptions options = unit_options;
+    // Outputs declared in the rule files join those on the command line; with neither, stdout.
+    options.inspect = [&declared, i](const check::Program& program) {
+      std::ostringstream err;
+      return declared_sinks(program, declared[i], err) ? std::string() : err.str();
+    };
+    compiled[i] = compile_unit(files[i], options, &codes[i]);
+  });
   std::vector<std::unique_ptr<runtime::UnitBuild>> units;
   int exit_code = 0;
   double compile_ms = 0;
-  for (const std::string& file : runtime::rule_files(flags.compile.paths)) {
-    int code = 0;
-    runtime::UnitCompileResult unit = compile_unit(file, unit_options, &code);
-    std::cerr << unit.diagnostics;
-    exit_code = std::max(exit_code, code);
-    if (unit.build) {
-      compile_ms += unit.build->compile_ms;
-      units.push_back(std::move(unit.build));
+  for (size_t i = 0; i < files.size(); ++i) {
+    std::cerr << compiled[i].diagnostics;
+    exit_code = std::max(exit_code, codes[i]);
+    for (auto& sink : declared[i]) sinks.push_back(std::move(sink));
+    if (compiled[i].build) {
+      compile_ms += compiled[i].build->compile_ms;
+      units.push_back(std::move(compiled[i].build));
     }
   }
   if (exit_code != 0) return exit_code;
@@ -122,7 +130,6 @@ int run(RunFlags& flags) {
   runtime::SessionOptions session;
   session.units = std::move(units);
   session.rule_paths = flags.compile.paths;
-  unit_options.inspect = nullptr;  // outputs are opened once, at start
   session.compile_unit = [unit_options](const std::string& path) { return compile_unit(path, unit_options); };
   session.reload = &g_reload;
   session.watch = !flags.no_watch;

@@ -21,7 +21,7 @@ std::string rule_names(const plan::Plan& plan, const plan::Attachment& a) {
 }  // namespace
 
 std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, UnitContext& context,
-                                          std::string* error) {
+                                          std::string* error, LoadResult* preloaded) {
   std::unique_ptr<RuleUnit> unit(new RuleUnit());
   unit->build_ = std::move(build);
   unit->context_ = &context;
@@ -34,7 +34,8 @@ std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, Unit
   unit->pipeline_ = std::make_unique<AlertPipeline>(plan, std::move(sinks), std::move(options));
   auto notice = [u = unit.get()](Notice n) { u->pipeline_->notice(n); };
 
-  LoadResult loaded = LoadedObject::load(unit->build_->object, plan, probe_features());
+  LoadResult loaded =
+      preloaded ? std::move(*preloaded) : LoadedObject::load(unit->build_->object, plan, probe_features());
   if (!loaded.object) {
     *error = "cannot load the BPF program: " + loaded.error + (loaded.log.empty() ? "" : "\n" + loaded.log);
     unit->stopped_ = true;

@@ -35,8 +35,9 @@ class RuleUnit {
  public:
   // Loads the object and attaches every probe. Null, with *error, when the object cannot be
   // loaded or its ring buffer read (nothing stays attached then).
+  // `loaded`: the object already loaded from build->object (session start loads them in parallel).
   static std::unique_ptr<RuleUnit> start(std::unique_ptr<UnitBuild> build, UnitContext& context,
-                                         std::string* error);
+                                         std::string* error, LoadResult* loaded = nullptr);
   ~RuleUnit();  // stop()
   RuleUnit(const RuleUnit&) = delete;
   RuleUnit& operator=(const RuleUnit&) = delete;
