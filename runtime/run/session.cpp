@@ -9,6 +9,7 @@
 #include <future>
 #include <iostream>
 #include <map>
+#include <set>
 
 #include "runtime/identity/cgroup_resolver.hpp"
 #include "runtime/load/features.hpp"
@@ -77,6 +78,7 @@ class Session {
   } reload_;
   bool reload_again_ = false, reload_again_asked_ = false;
   std::map<std::string, std::string> failed_;  // path -> hash of text that failed to build
+  std::set<std::string> conflicted_;           // failed for a rule or metric name another file has
   uint64_t reload_errors_ = 0, reloads_ = 0;
   std::optional<double> last_reload_s_;
   uint64_t retired_records_ = 0, retired_dropped_ = 0;
@@ -161,11 +163,17 @@ void Session::units_changed() {
       merged.rules.back().id = global[r.id];
       metric_rules_.push_back({unit.get(), r.id});
     }
+    // Each object names its metric maps metric0, metric1...: in the merged plan they go by the
+    // metric's name, which is unique across files.
     for (const plan::Metric& m : p.metrics) {
       merged.metrics.push_back(m);
-      fds[m.map] = unit->map_fd(m.map);
+      merged.metrics.back().map = "metric_" + m.name;
+      fds[merged.metrics.back().map] = unit->map_fd(m.map);
       for (const plan::Map& map : p.maps)
-        if (map.name == m.map) merged.maps.push_back(map);
+        if (map.name == m.map) {
+          merged.maps.push_back(map);
+          merged.maps.back().name = merged.metrics.back().map;
+        }
     }
     for (plan::Window w : p.windows) {
       w.rule_id = global.count(w.rule_id) ? global[w.rule_id] : 0xffffffffu;
@@ -266,6 +274,7 @@ void Session::apply_reload(CompileBatch batch) {
     if (auto clash = conflict(path, compiled_unit.build->plan)) {
       ++failed;
       reload_failed(path, hash, path + ": " + *clash, "");
+      conflicted_.insert(path);
       continue;
     }
     std::string error;
@@ -286,6 +295,10 @@ void Session::apply_reload(CompileBatch batch) {
   if (compiled > 0 || reload_.removed > 0) {
     ++reloads_;
     last_reload_s_ = unix_now_s();
+    // A file refused for a name another file declared may load now that the others changed.
+    for (const std::string& path : conflicted_)
+      if (failed_.erase(path)) reload_again_ = true;
+    conflicted_.clear();
   }
   if (reload_.asked || compiled > 0 || failed > 0 || reload_.removed > 0)
     notice(Notice{plan::Severity::Info,

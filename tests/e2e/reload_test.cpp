@@ -166,5 +166,39 @@ TEST_F(Reload, ANewFileStartsItsRuleADeletedOneStopsIt) {
   EXPECT_EQ(seam.stop(), 0);
 }
 
+// Each object names its metric maps metric0, metric1...: /metrics must still read each file's own.
+TEST_F(Reload, MetricsOfEveryFileAreServedAcrossAReload) {
+  SEAM_REQUIRE_ROOT();
+  dir_.write("rules/a.seam", "use cuda\nmetric calls on cuda.malloc count by comm\n");
+  dir_.write("rules/b.seam",
+             "use cuda\nmetric calls_by_pid on cuda.malloc count by pid\n" + seq_rule("seq_b", "b"));
+  std::string listen = "127.0.0.1:" + std::to_string(20000 + (getpid() + 13) % 20000);
+  SeamRun seam(dir_.path(), args({"--listen", listen}));
+  std::string pid = std::to_string(workload_->pid()), body;
+  auto scrape = [&] { return body = run_command({"curl", "-s", "http://" + listen + "/metrics"}).out; };
+  auto value = [&](const std::string& series) {
+    size_t at = body.find("\n" + series + " ");
+    return at == std::string::npos ? -1 : std::stoll(body.substr(at + series.size() + 2));
+  };
+  ASSERT_TRUE(wait_until([&] { return scrape(), value("seam_calls_total{comm=\"python3\"}") > 0; }, 30s))
+      << body;
+  EXPECT_GT(value("seam_calls_by_pid_total{pid=\"" + pid + "\"}"), 0) << body;
+  int64_t before = value("seam_calls_total{comm=\"python3\"}");
+  rename_over("b.seam",
+              "use cuda\nmetric calls_by_pid on cuda.malloc count by pid\n" + seq_rule("seq_b2", "b2"));
+  ASSERT_TRUE(wait_until([&] { return !seam.alerts("seq_b2").empty(); }, 30s)) << seam.stderr_text();
+  // a.seam's counter goes on (its map is untouched); b.seam's is read from its new object.
+  EXPECT_TRUE(wait_until(
+      [&] {
+        scrape();
+        return value("seam_calls_total{comm=\"python3\"}") > before &&
+               value("seam_calls_by_pid_total{pid=\"" + pid + "\"}") > 0 &&
+               value("seam_rule_reloads_total") == 1;
+      },
+      10s))
+      << body;
+  EXPECT_EQ(seam.stop(), 0);
+}
+
 }  // namespace
 }  // namespace seam::test
