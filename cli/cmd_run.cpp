@@ -9,13 +9,12 @@
 #include <filesystem>
 #include <iostream>
 
-#include <sstream>
-
 #include "cli/commands.hpp"
 #include "cli/compile_rules.hpp"
 #include "cli/compile_unit.hpp"
 #include "cli/routes.hpp"
 #include "runtime/output/sink.hpp"
+#include "runtime/safety/rule_file_safety.hpp"
 #include "runtime/run/parallel_for.hpp"
 #include "runtime/run/reload_plan.hpp"
 #include "runtime/run/session.hpp"
@@ -55,6 +54,18 @@ struct RunFlags {
   bool no_watch = false;
 };
 
+// Rule and stdlib files become kernel programs run as root: refuse any that someone other
+// than root could have changed. Every refused file is named, then nothing is loaded.
+bool rule_files_are_safe(const check::Program& program) {
+  bool safe = true;
+  for (const auto& source : program.sources)
+    if (auto reason = runtime::insecure_reason(source->path())) {
+      std::cerr << "seam run: " << *reason << "\n";
+      safe = false;
+    }
+  return safe;
+}
+
 int run(RunFlags& flags) {
   if (flags.compile.paths.empty()) flags.compile.paths.push_back(default_rules_dir());
   std::vector<std::unique_ptr<runtime::Sink>> sinks;
@@ -82,31 +93,30 @@ int run(RunFlags& flags) {
     return 2;
   }
   flags.compile.lower.ringbuf_bytes = flags.ringbuf_kib * 1024;
-  // One rule unit per rule file, each compiled alone so that a reload replaces only the files
-  // that changed (docs/operations.md). Every file is compiled before any fails the run.
+  // All the files together first, as `seam lint` sees them: every diagnostic (also those across
+  // files: a route to an output another file declares), the safety check, the declared outputs.
+  CompiledRules rules = compile_rules(flags.compile, std::cerr);
+  if (!rules.ok) return 1;
+  if (!flags.allow_insecure_rules && !rule_files_are_safe(rules.program)) return 2;
+  // Outputs declared in the rule files join those on the command line; with neither, stdout.
+  if (!declared_sinks(rules.program, sinks, std::cerr)) return 2;
+  // Then one rule unit per rule file, each compiled alone, so that a reload replaces only the
+  // files that changed (docs/operations.md).
   UnitOptions unit_options;
   unit_options.compile = flags.compile;
+  unit_options.compile.outputs_elsewhere = true;
   unit_options.allow_insecure_rules = flags.allow_insecure_rules;
   std::vector<std::string> files = runtime::rule_files(flags.compile.paths);
   std::vector<runtime::UnitCompileResult> compiled(files.size());
-  std::vector<std::vector<std::unique_ptr<runtime::Sink>>> declared(files.size());
   std::vector<int> codes(files.size(), 0);
-  runtime::parallel_for(files.size(), [&](size_t i) {
-    UnitOptions options = unit_options;
-    // Outputs declared in the rule files join those on the command line; with neither, stdout.
-    options.inspect = [&declared, i](const check::Program& program) {
-      std::ostringstream err;
-      return declared_sinks(program, declared[i], err) ? std::string() : err.str();
-    };
-    compiled[i] = compile_unit(files[i], options, &codes[i]);
-  });
+  runtime::parallel_for(files.size(),
+                        [&](size_t i) { compiled[i] = compile_unit(files[i], unit_options, &codes[i]); });
   std::vector<std::unique_ptr<runtime::UnitBuild>> units;
   int exit_code = 0;
   double compile_ms = 0;
   for (size_t i = 0; i < files.size(); ++i) {
-    std::cerr << compiled[i].diagnostics;
     exit_code = std::max(exit_code, codes[i]);
-    for (auto& sink : declared[i]) sinks.push_back(std::move(sink));
+    if (!compiled[i].build) std::cerr << compiled[i].diagnostics;  // the rest was printed above
     if (compiled[i].build) {
       compile_ms += compiled[i].build->compile_ms;
       units.push_back(std::move(compiled[i].build));

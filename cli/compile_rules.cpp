@@ -14,6 +14,7 @@ CompiledRules compile_rules(const CompileOptions& options, std::ostream& err) {
   load.stdlib_dirs.insert(load.stdlib_dirs.end(), options.extra_stdlib_dirs.begin(), options.extra_stdlib_dirs.end());
   out.program = check::load(options.paths, load);
   if (!out.program.diagnostics.has_errors()) check::check(out.program);
+  if (options.outputs_elsewhere) out.program.diagnostics.drop(diag::Code::UnknownOutput);
   out.program.diagnostics.sort();
   if (!out.program.diagnostics.all().empty()) err << diag::render_text(out.program.diagnostics);
   if (out.program.diagnostics.has_errors()) return out;

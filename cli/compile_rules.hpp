@@ -18,6 +18,9 @@ struct CompileOptions {
   std::vector<std::string> extra_stdlib_dirs;
   codegen::Options codegen;
   lower::Options lower;
+  // One file of several (a rule unit of `seam run`): a route may name an output another file
+  // declares, so E0107 is left to the check of all files together.
+  bool outputs_elsewhere = false;
 };
 
 struct CompiledRules {

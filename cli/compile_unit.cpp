@@ -40,14 +40,6 @@ runtime::UnitCompileResult compile_unit(const std::string& path, const UnitOptio
         code = 2;
       }
   }
-  if (rules.ok && options.inspect) {
-    std::string problem = options.inspect(rules.program);
-    if (!problem.empty()) {
-      err << problem;
-      rules.ok = false;
-      code = 2;
-    }
-  }
   build::BuildResult built;
   if (rules.ok) built = build_rules(rules, err);
   out.diagnostics = err.str();

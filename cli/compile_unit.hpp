@@ -2,7 +2,6 @@
 // One rule file through the whole compiler for `seam run`'s rule units: check (with its stdlib
 // modules), the rule-file safety check, lower, generate, build. Used at start and, on a worker
 // thread, for every reload; it prints nothing: the diagnostics come back as text.
-#include <functional>
 #include <string>
 
 #include "cli/compile_rules.hpp"
@@ -13,12 +12,9 @@ namespace seam::cli {
 struct UnitOptions {
   CompileOptions compile;  // paths are ignored: the unit's file is compiled alone
   bool allow_insecure_rules = false;
-  // Called with the checked program before it is built; a non-empty answer fails the unit
-  // (`seam run` opens the files' declared outputs here at start).
-  std::function<std::string(const check::Program&)> inspect;
 };
 
-// exit_code (if given): 0, 1 for diagnostics or a build error, 2 for an unsafe file or inspect.
+// exit_code (if given): 0, 1 for diagnostics or a build error, 2 for an unsafe file.
 runtime::UnitCompileResult compile_unit(const std::string& path, const UnitOptions& options,
                                         int* exit_code = nullptr);
 

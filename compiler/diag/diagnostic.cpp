@@ -39,4 +39,16 @@ void Diagnostics::append(const Diagnostics& other) {
   }
 }
 
+void Diagnostics::drop(Code code) {
+  std::vector<Diagnostic> kept;
+  errors_ = warnings_ = 0;
+  for (Diagnostic& d : items_) {
+    if (d.code == code) continue;
+    if (d.severity == Severity::Error) ++errors_;
+    if (d.severity == Severity::Warning) ++warnings_;
+    kept.push_back(std::move(d));
+  }
+  items_ = std::move(kept);
+}
+
 }  // namespace seam::diag

@@ -34,6 +34,9 @@ class Diagnostics {
   // Stable sort by file, then position, so output follows the source order.
   void sort();
   void append(const Diagnostics& other);
+  // Removes every diagnostic with `code` (seam run's per-file units leave cross-file checks to
+  // the whole program).
+  void drop(Code code);
 
  private:
   std::vector<Diagnostic> items_;

@@ -78,7 +78,7 @@ class Session {
   } reload_;
   bool reload_again_ = false, reload_again_asked_ = false;
   std::map<std::string, std::string> failed_;  // path -> hash of text that failed to build
-  std::set<std::string> conflicted_;           // failed for a rule or metric name another file has
+  std::set<std::string> conflicted_;           // failed for a metric name another file has
   uint64_t reload_errors_ = 0, reloads_ = 0;
   std::optional<double> last_reload_s_;
   uint64_t retired_records_ = 0, retired_dropped_ = 0;
@@ -128,13 +128,11 @@ void Session::notice(const Notice& n) {
   for (auto& s : sinks_) s->write_notice(n);
 }
 
-// Rule and metric names are global: a file may not declare one another running file has.
+// Metric names are global (one Prometheus family each): a file may not declare one another
+// running file has.
 std::optional<std::string> Session::conflict(const std::string& path, const plan::Plan& plan) const {
   for (const auto& [other_path, unit] : units_) {
     if (other_path == path) continue;
-    for (const plan::Rule& r : plan.rules)
-      for (const plan::Rule& o : unit->plan().rules)
-        if (r.name == o.name) return "rule " + r.name + " is also declared in " + other_path;
     for (const plan::Metric& m : plan.metrics)
       for (const plan::Metric& o : unit->plan().metrics)
         if (m.name == o.name) return "metric " + m.name + " is also declared in " + other_path;

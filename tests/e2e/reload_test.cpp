@@ -180,9 +180,14 @@ TEST_F(Reload, MetricsOfEveryFileAreServedAcrossAReload) {
     size_t at = body.find("\n" + series + " ");
     return at == std::string::npos ? -1 : std::stoll(body.substr(at + series.size() + 2));
   };
-  ASSERT_TRUE(wait_until([&] { return scrape(), value("seam_calls_total{comm=\"python3\"}") > 0; }, 30s))
+  ASSERT_TRUE(wait_until(
+      [&] {
+        scrape();
+        return value("seam_calls_total{comm=\"python3\"}") > 0 &&
+               value("seam_calls_by_pid_total{pid=\"" + pid + "\"}") > 0;
+      },
+      30s))
       << body;
-  EXPECT_GT(value("seam_calls_by_pid_total{pid=\"" + pid + "\"}"), 0) << body;
   int64_t before = value("seam_calls_total{comm=\"python3\"}");
   rename_over("b.seam",
               "use cuda\nmetric calls_by_pid on cuda.malloc count by pid\n" + seq_rule("seq_b2", "b2"));
