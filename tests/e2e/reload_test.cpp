@@ -4,6 +4,7 @@
 // nothing changed compiles nothing, and new and deleted files start and stop their rules.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -164,6 +165,22 @@ TEST_F(Reload, ANewFileStartsItsRuleADeletedOneStopsIt) {
   EXPECT_TRUE(wait_until([&] { return seam.alerts("seq_b").size() >= b_then + 50; }, 10s));
   EXPECT_EQ(seam.alerts("seq_a").size(), a_after_removal);
   EXPECT_EQ(seam.stop(), 0);
+}
+
+// The rule-file safety check applies to reloads: a world-writable edit is refused like at start.
+TEST_F(Reload, AnInsecureEditIsRefusedAndTheOldRuleKeepsFiring) {
+  SEAM_REQUIRE_ROOT();
+  dir_.write("rules/seq.seam", seq_rule("seq_v1", "v1"));
+  SeamRun seam(dir_.path(), args());
+  ASSERT_TRUE(wait_until([&] { return seam.alerts("seq_v1").size() >= 10; }, 30s)) << seam.stderr_text();
+  std::string tmp = dir_.write("rules/.seq.seam.tmp", seq_rule("seq_v2", "v2"));
+  ASSERT_EQ(chmod(tmp.c_str(), 0666), 0);
+  ASSERT_EQ(std::rename(tmp.c_str(), (rules_ + "/seq.seam").c_str()), 0);
+  ASSERT_TRUE(seam.wait_for_notice("reload-failed", "writable by everyone", 30s)) << seam.stderr_text();
+  size_t before = seam.alerts("seq_v1").size();
+  EXPECT_TRUE(wait_until([&] { return seam.alerts("seq_v1").size() >= before + 20; }, 10s));
+  EXPECT_EQ(seam.stop(), 0);
+  EXPECT_TRUE(seam.alerts("seq_v2").empty());
 }
 
 // Each object names its metric maps metric0, metric1...: /metrics must still read each file's own.
