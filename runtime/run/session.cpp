@@ -75,6 +75,7 @@ class Session {
   struct Pending {
     bool asked = false;
     size_t unchanged = 0, removed = 0;
+    int64_t paused_ms = 0;  // on the reading thread: detaching removed units, starting new ones
   } reload_;
   bool reload_again_ = false, reload_again_asked_ = false;
   std::map<std::string, std::string> failed_;  // path -> hash of text that failed to build
@@ -218,6 +219,7 @@ void Session::request_reload(bool asked) {
   for (const std::string& path : plan.remove) failed_.erase(path);
   std::erase_if(failed_, [&](const auto& entry) { return !on_disk.count(entry.first); });
   reload_ = {asked, plan.unchanged.size(), plan.remove.size()};
+  int64_t removing = now_ms();
   for (const std::string& path : plan.remove) {
     auto it = units_.find(path);
     std::unique_ptr<RuleUnit> gone = std::move(it->second);
@@ -225,6 +227,7 @@ void Session::request_reload(bool asked) {
     units_changed();
     retire(std::move(gone));
   }
+  reload_.paused_ms = now_ms() - removing;
   if (plan.compile.empty()) return apply_reload({});
   // Compile on a worker: the loop keeps reading every ring meanwhile.
   compiling_ = std::async(std::launch::async, [compile = options_.compile_unit, files = plan.compile] {
@@ -259,6 +262,7 @@ void Session::retire(std::unique_ptr<RuleUnit> unit) {
 // The new unit of a file starts (attached) before the old one stops: for a moment both fire,
 // and no call goes unseen.
 void Session::apply_reload(CompileBatch batch) {
+  int64_t applying = now_ms();
   size_t compiled = 0, failed = 0;
   std::vector<std::unique_ptr<RuleUnit>> replaced;
   for (auto& [path, compiled_unit] : batch) {
@@ -303,7 +307,8 @@ void Session::apply_reload(CompileBatch batch) {
                   "reloaded",
                   "reload: " + std::to_string(compiled) + " compiled, " + std::to_string(failed) +
                       " failed, " + std::to_string(reload_.unchanged) + " unchanged, " +
-                      std::to_string(reload_.removed) + " removed",
+                      std::to_string(reload_.removed) + " removed (reading paused " +
+                      std::to_string(reload_.paused_ms + now_ms() - applying) + " ms)",
                   {},
                   compiled});
   for (auto& [path, unit] : units_) unit->flush();
