@@ -1,90 +1,16 @@
 #include "runtime/run/session.hpp"
 
 #include <sys/epoll.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <chrono>
-#include <deque>
-#include <future>
-#include <iostream>
-#include <map>
-#include <set>
 
 #include "runtime/identity/cgroup_resolver.hpp"
 #include "runtime/load/features.hpp"
-#include "runtime/run/library_hub.hpp"
-#include "runtime/run/metrics_service.hpp"
 #include "runtime/run/parallel_for.hpp"
-#include "runtime/run/reload_plan.hpp"
-#include "runtime/run/rule_unit.hpp"
-#include "runtime/run/rules_watcher.hpp"
-#include "runtime/run/stack_symbolizer.hpp"
+#include "runtime/run/session_state.hpp"
 
-namespace seam::runtime {
-
-namespace {
-
-int64_t now_ms() {
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
-}
-
-double unix_now_s() {
-  timespec ts{};
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
-}
-
-using CompileBatch = std::vector<std::pair<std::string, UnitCompileResult>>;
-
-// The running rule units and everything they share. Single-threaded except for the reload
-// compiler, which runs on a worker and hands its results back to run()'s loop.
-class Session {
- public:
-  explicit Session(SessionOptions options);
-  ~Session();
-  SessionResult run();
-
- private:
-  void notice(const Notice& n);
-  std::optional<std::string> conflict(const std::string& path, const plan::Plan& plan) const;
-  void units_changed();
-  int wait_and_consume(int timeout_ms);
-  void request_reload(bool asked);
-  void apply_reload(CompileBatch batch);
-  void reload_failed(const std::string& path, const std::string& hash, const std::string& message,
-                     const std::string& diagnostics);
-  void retire(std::unique_ptr<RuleUnit> unit);
-  metrics::SelfStats self_stats() const;
-
-  SessionOptions options_;
-  SessionResult result_;
-  std::vector<std::shared_ptr<Sink>> sinks_;
-  StackSymbolizerAdapter symbols_;
-  LibraryHub libraries_;
-  UnitContext context_;
-  std::map<std::string, std::unique_ptr<RuleUnit>> units_;  // by rule file
-  std::unique_ptr<MetricsService> metrics_;
-  std::vector<std::pair<RuleUnit*, uint32_t>> metric_rules_;  // the metrics plan's rule id -> unit, rule id
-  std::deque<std::pair<int64_t, pid_t>> pending_scans_;
-  int epoll_fd_ = -1;
-  std::unique_ptr<RulesWatcher> watcher_;
-  std::future<CompileBatch> compiling_;
-  struct Pending {
-    bool asked = false;
-    size_t unchanged = 0, removed = 0;
-    int64_t paused_ms = 0;  // on the reading thread: detaching removed units, starting new ones
-  } reload_;
-  bool reload_again_ = false, reload_again_asked_ = false;
-  std::map<std::string, std::string> failed_;  // path -> hash of text that failed to build
-  std::set<std::string> conflicted_;           // failed for a metric name another file has
-  uint64_t reload_errors_ = 0, reloads_ = 0;
-  std::optional<double> last_reload_s_;
-  uint64_t retired_records_ = 0, retired_dropped_ = 0;
-  double attach_ms_ = 0;
-};
+namespace seam::runtime::session_detail {
 
 Session::Session(SessionOptions options) : options_(std::move(options)), libraries_(options_.pid) {
   for (auto& s : options_.sinks) sinks_.push_back(std::shared_ptr<Sink>(std::move(s)));
@@ -127,18 +53,6 @@ Session::~Session() {
 
 void Session::notice(const Notice& n) {
   for (auto& s : sinks_) s->write_notice(n);
-}
-
-// Metric names are global (one Prometheus family each): a file may not declare one another
-// running file has.
-std::optional<std::string> Session::conflict(const std::string& path, const plan::Plan& plan) const {
-  for (const auto& [other_path, unit] : units_) {
-    if (other_path == path) continue;
-    for (const plan::Metric& m : plan.metrics)
-      for (const plan::Metric& o : unit->plan().metrics)
-        if (m.name == o.name) return "metric " + m.name + " is also declared in " + other_path;
-  }
-  return std::nullopt;
 }
 
 // After units start or stop: the epoll set over their rings and the metrics' merged plan.
@@ -204,121 +118,6 @@ int Session::wait_and_consume(int timeout_ms) {
   }
 }
 
-void Session::request_reload(bool asked) {
-  if (compiling_.valid()) {  // once this one is applied
-    reload_again_ = true;
-    reload_again_asked_ = reload_again_asked_ || asked;
-    return;
-  }
-  std::map<std::string, std::string> running;
-  for (const auto& [path, unit] : units_) running[path] = unit->build().hash;
-  std::map<std::string, std::string> on_disk = hash_rule_files(options_.rule_paths);
-  ReloadPlan plan = plan_reload(running, failed_, on_disk);
-  for (const std::string& path : plan.unchanged)
-    if (running.count(path) && running[path] == on_disk[path]) failed_.erase(path);  // back to what runs
-  for (const std::string& path : plan.remove) failed_.erase(path);
-  std::erase_if(failed_, [&](const auto& entry) { return !on_disk.count(entry.first); });
-  reload_ = {asked, plan.unchanged.size(), plan.remove.size()};
-  int64_t removing = now_ms();
-  for (const std::string& path : plan.remove) {
-    auto it = units_.find(path);
-    std::unique_ptr<RuleUnit> gone = std::move(it->second);
-    units_.erase(it);
-    units_changed();
-    retire(std::move(gone));
-  }
-  reload_.paused_ms = now_ms() - removing;
-  if (plan.compile.empty()) return apply_reload({});
-  // Compile on a worker: the loop keeps reading every ring meanwhile.
-  compiling_ = std::async(std::launch::async, [compile = options_.compile_unit, files = plan.compile] {
-    CompileBatch batch;
-    for (const std::string& file : files)
-      batch.emplace_back(
-          file, compile ? compile(file) : UnitCompileResult{nullptr, "", "", file + ": cannot compile"});
-    return batch;
-  });
-}
-
-void Session::reload_failed(const std::string& path, const std::string& hash, const std::string& message,
-                            const std::string& diagnostics) {
-  ++reload_errors_;
-  failed_[path] = hash;
-  std::cerr << "seam run: reload of " << path << " failed; its previous version keeps running\n";
-  if (!diagnostics.empty()) std::cerr << diagnostics;
-  if (!message.empty() && diagnostics.find(message) == std::string::npos) std::cerr << message << "\n";
-  notice(Notice{plan::Severity::Error,
-                "reload-failed",
-                message + (units_.count(path) ? " (the previous version keeps running)" : ""),
-                {},
-                1});
-}
-
-void Session::retire(std::unique_ptr<RuleUnit> unit) {
-  unit->stop();
-  retired_records_ += unit->records();
-  retired_dropped_ += unit->dropped();
-}
-
-// The new unit of a file starts (attached) before the old one stops: for a moment both fire,
-// and no call goes unseen.
-void Session::apply_reload(CompileBatch batch) {
-  int64_t applying = now_ms();
-  size_t compiled = 0, failed = 0;
-  std::vector<std::unique_ptr<RuleUnit>> replaced;
-  for (auto& [path, compiled_unit] : batch) {
-    if (!compiled_unit.build) {
-      ++failed;
-      reload_failed(path, compiled_unit.hash, compiled_unit.error, compiled_unit.diagnostics);
-      continue;
-    }
-    if (!compiled_unit.diagnostics.empty()) std::cerr << compiled_unit.diagnostics;  // warnings
-    std::string hash = compiled_unit.build->hash;
-    if (auto clash = conflict(path, compiled_unit.build->plan)) {
-      ++failed;
-      reload_failed(path, hash, path + ": " + *clash, "");
-      conflicted_.insert(path);
-      continue;
-    }
-    std::string error;
-    std::unique_ptr<RuleUnit> unit = RuleUnit::start(std::move(compiled_unit.build), context_, &error);
-    if (!unit) {
-      ++failed;
-      reload_failed(path, hash, path + ": " + error, "");
-      continue;
-    }
-    ++compiled;
-    failed_.erase(path);
-    auto& slot = units_[path];
-    if (slot) replaced.push_back(std::move(slot));
-    slot = std::move(unit);
-  }
-  if (compiled > 0) units_changed();
-  for (auto& old : replaced) retire(std::move(old));
-  if (compiled > 0 || reload_.removed > 0) {
-    ++reloads_;
-    last_reload_s_ = unix_now_s();
-    // A file refused for a name another file declared may load now that the others changed.
-    for (const std::string& path : conflicted_)
-      if (failed_.erase(path)) reload_again_ = true;
-    conflicted_.clear();
-  }
-  if (reload_.asked || compiled > 0 || failed > 0 || reload_.removed > 0)
-    notice(Notice{plan::Severity::Info,
-                  "reloaded",
-                  "reload: " + std::to_string(compiled) + " compiled, " + std::to_string(failed) +
-                      " failed, " + std::to_string(reload_.unchanged) + " unchanged, " +
-                      std::to_string(reload_.removed) + " removed (reading paused " +
-                      std::to_string(reload_.paused_ms + now_ms() - applying) + " ms)",
-                  {},
-                  compiled});
-  for (auto& [path, unit] : units_) unit->flush();
-  if (reload_again_) {
-    bool asked = reload_again_asked_;
-    reload_again_ = reload_again_asked_ = false;
-    request_reload(asked);
-  }
-}
-
 metrics::SelfStats Session::self_stats() const {
   metrics::SelfStats self;
   for (const auto& [path, unit] : units_) unit->add_stats(self);
@@ -363,7 +162,7 @@ SessionResult Session::run() {
   }
   // Exec notices let a new process's libraries be found within ~300 ms; without them the
   // periodic rescan still finds them, only later.
-  if (!follows_exec)
+  if (!follows_exec && !units_.empty())
     notice(Notice{plan::Severity::Warning,
                   "exec-notices-unavailable",
                   "cannot follow exec (sched:sched_process_exec); new processes are found by rescans every " +
@@ -458,10 +257,12 @@ SessionResult Session::run() {
   return result_;
 }
 
-}  // namespace
+}  // namespace seam::runtime::session_detail
+
+namespace seam::runtime {
 
 SessionResult run_session(SessionOptions options) {
-  Session session(std::move(options));
+  session_detail::Session session(std::move(options));
   return session.run();
 }
 
