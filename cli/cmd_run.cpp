@@ -67,6 +67,10 @@ bool rule_files_are_safe(const check::Program& program) {
 }
 
 int run(RunFlags& flags) {
+  // From the start: a SIGHUP while the rules compile asks for a reload, it does not kill seam.
+  struct sigaction hup {};
+  hup.sa_handler = on_hangup;
+  sigaction(SIGHUP, &hup, nullptr);
   if (flags.compile.paths.empty()) flags.compile.paths.push_back(default_rules_dir());
   std::vector<std::unique_ptr<runtime::Sink>> sinks;
   for (const std::string& spec : flags.outputs) {
@@ -134,9 +138,6 @@ int run(RunFlags& flags) {
   sa.sa_handler = on_signal;
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
-  struct sigaction hup {};
-  hup.sa_handler = on_hangup;
-  sigaction(SIGHUP, &hup, nullptr);
   runtime::SessionOptions session;
   session.units = std::move(units);
   session.rule_paths = flags.compile.paths;
