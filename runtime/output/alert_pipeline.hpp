@@ -58,6 +58,10 @@ class AlertPipeline {
   RuleStats stats(uint32_t rule_id) const;
   // Records whose rule id is unreadable or not in the plan.
   uint64_t unattributed_decode_errors() const { return unattributed_errors_; }
+  // Every sink's own counters, for seam's metrics.
+  void output_counters(std::vector<metrics::OutputCounter>& out) const {
+    for (const auto& sink : sinks_) sink->counters(out);
+  }
 
  private:
   struct PerRule {

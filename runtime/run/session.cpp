@@ -214,6 +214,7 @@ SessionResult run_session(SessionOptions options) {
     self.compile_ms = options.compile_ms;
     self.load_ms = result.attach_ms;
     self.ringbuf_bytes = plan.ringbuf_bytes;
+    pipeline.output_counters(self.outputs);
     return self;
   };
 
