@@ -11,6 +11,7 @@
 
 #include "runtime/decode/decoder.hpp"
 #include "runtime/output/alert_builder.hpp"
+#include "runtime/output/alert_grouper.hpp"
 #include "runtime/output/rate_limiter.hpp"
 #include "runtime/output/sink.hpp"
 
@@ -53,6 +54,9 @@ class AlertPipeline {
   // Reports held-back counts as "suppressed" notices: those whose window has ended, or with
   // `all` every pending one. flush() and finish() call it.
   void flush_suppressed(bool all);
+  // Writes the summaries of groups (`group within D`) whose window has ended, or with `all` of
+  // every open group. flush() and finish() call it.
+  void flush_groups(bool all);
 
   // Zeros for an id the plan does not know.
   RuleStats stats(uint32_t rule_id) const;
@@ -68,7 +72,9 @@ class AlertPipeline {
     const plan::Rule* rule;
     RateLimiter limiter;
     RuleStats stats;
+    std::unique_ptr<AlertGrouper> grouper;  // null: the rule does not group
   };
+  void write_summaries(PerRule& r);
   PerRule* per_rule(uint32_t rule_id);
   const PerRule* per_rule(uint32_t rule_id) const;
   void count_decode_error(std::span<const uint8_t> bytes, const Error& error);
@@ -89,6 +95,7 @@ class AlertPipeline {
   // Reused for every record so the steady state allocates nothing.
   DecodedRecord record_;
   Alert alert_;
+  std::vector<Alert> summaries_;
 };
 
 }  // namespace seam::runtime

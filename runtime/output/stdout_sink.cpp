@@ -67,8 +67,10 @@ void append_alert_text(std::string& out, const Alert& alert) {
   append_key_value(out, "tid", value);
   append_key_value(out, "comm", alert.comm);
   if (!alert.container_id.empty()) append_key_value(out, "container", alert.container_id.substr(0, 12));
-  if (!alert.pod_name.empty()) append_key_value(out, "pod", alert.pod_namespace + "/" + alert.pod_name);
-  else if (!alert.pod_uid.empty()) append_key_value(out, "pod", alert.pod_uid);
+  if (!alert.pod_name.empty())
+    append_key_value(out, "pod", alert.pod_namespace + "/" + alert.pod_name);
+  else if (!alert.pod_uid.empty())
+    append_key_value(out, "pod", alert.pod_uid);
   for (const auto& field : alert.fields) {
     if (!field.text.empty()) {
       append_key_value(out, field.name, field.text);
@@ -82,6 +84,13 @@ void append_alert_text(std::string& out, const Alert& alert) {
     out.append(" (");
     format::append_uint(out, alert.suppressed);
     out.append(" similar suppressed)");
+  }
+  if (alert.count > 1) {  // a group's summary
+    out.append(" (");
+    format::append_uint(out, alert.count);
+    out.append(" identical alerts in the group, ");
+    format::append_uint(out, alert.count - 1);
+    out.append(" suppressed)");
   }
   out.push_back('\n');
   for (const auto& stack : alert.stacks) {
