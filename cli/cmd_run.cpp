@@ -6,13 +6,16 @@
 
 #include <CLI/CLI.hpp>
 #include <atomic>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
 #include "cli/commands.hpp"
 #include "cli/compile_rules.hpp"
+#include "cli/pods_flags.hpp"
 #include "cli/routes.hpp"
 #include "runtime/output/sink.hpp"
+#include "runtime/output/webhook_options.hpp"
 #include "runtime/safety/rule_file_safety.hpp"
 #include "runtime/run/session.hpp"
 
@@ -46,6 +49,7 @@ struct RunFlags {
   bool allow_insecure_rules = false;
   std::string listen = "127.0.0.1:9401";
   uint32_t ringbuf_kib = 4096;
+  PodsFlags pods;
 };
 
 // Rule and stdlib files become kernel programs run as root: refuse any that someone other
@@ -87,6 +91,11 @@ int run(RunFlags& flags) {
     return 2;
   }
   flags.compile.lower.ringbuf_bytes = flags.ringbuf_kib * 1024;
+  auto pods = pod_directory(flags.pods, [](const char* n) { return std::getenv(n); });
+  if (!pods) {
+    std::cerr << "seam run: " << pods.error() << "\n";
+    return 2;
+  }
   CompiledRules rules = compile_rules(flags.compile, std::cerr);
   if (!rules.ok) return 1;
   if (!flags.allow_insecure_rules && !rule_files_are_safe(rules.program)) return 2;
@@ -115,6 +124,8 @@ int run(RunFlags& flags) {
   session.exec_notice_rule = codegen::kExecNoticeRule;
   session.listen = flags.listen == "off" ? "" : flags.listen;
   session.compile_ms = built.compile_ms;
+  session.pods = std::move(*pods);
+  session.pods_shown_url = runtime::redact_url(flags.pods.url);
   runtime::SessionResult result = runtime::run_session(std::move(session));
   return result.exit_code;
 }
@@ -133,6 +144,11 @@ Command add_run(CLI::App& parent) {
   app->add_option("--listen", flags->listen,
                   "Serve Prometheus /metrics and /healthz here (default 127.0.0.1:9401; off: none)");
   app->add_option("--ringbuf-size", flags->ringbuf_kib, "Ring buffer size in KiB, a power of two (default 4096)");
+  app->add_option("--pods", flags->pods.url,
+                  "Kubelet-like PodList URL for pod names on alerts (e.g. https://NODE:10250/pods)");
+  app->add_option("--pods-token-file", flags->pods.token_file,
+                  "Bearer token for --pods (default: $SEAM_PODS_TOKEN when set)");
+  app->add_flag("--pods-insecure", flags->pods.insecure, "Do not verify --pods' TLS certificate");
   app->add_flag("--allow-insecure-rules", flags->allow_insecure_rules,
                 "Load rule and stdlib files even when a non-root user could have changed them");
   return {app, [flags] { return run(*flags); }};

@@ -16,6 +16,7 @@
 #include "runtime/run/event_reader.hpp"
 #include "runtime/run/metrics_service.hpp"
 #include "runtime/run/pending_scanner.hpp"
+#include "runtime/run/pods_reporter.hpp"
 #include "runtime/run/probe_attacher.hpp"
 #include "runtime/run/stack_symbolizer.hpp"
 
@@ -53,7 +54,10 @@ SessionResult run_session(SessionOptions options) {
   PipelineOptions pipeline_options;
   pipeline_options.symbolizer = symbols.function();
   // Container and pod identity from the cgroup id, resolved once per cgroup (cached).
-  auto cgroups = std::make_shared<CgroupResolver>(CgroupResolverOptions{});
+  CgroupResolverOptions identity_options;
+  identity_options.pods = options.pods;
+  PodsReporter pods_reporter(options.pods, options.pods_shown_url);
+  auto cgroups = std::make_shared<CgroupResolver>(std::move(identity_options));
   pipeline_options.identify = [cgroups](Alert& a) {
     Identity id = cgroups->resolve(a.cgroup);
     a.cgroup_path = std::move(id.cgroup_path);
@@ -238,6 +242,7 @@ SessionResult run_session(SessionOptions options) {
       if (!pending.empty()) pending.scan(emit_user_space);
       metrics.tick(now_ms() * 1000000, emit_user_space);
       metrics.set_self(self_stats());
+      if (auto n = pods_reporter.check()) notice(std::move(*n));
       next_drops = now + 1000;
     }
     pipeline.flush();
