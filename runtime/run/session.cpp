@@ -13,6 +13,7 @@
 #include "runtime/load/features.hpp"
 #include "runtime/load/loaded_object.hpp"
 #include "runtime/output/alert_pipeline.hpp"
+#include "runtime/run/bpf_fill.hpp"
 #include "runtime/run/event_reader.hpp"
 #include "runtime/run/metrics_service.hpp"
 #include "runtime/run/pending_scanner.hpp"
@@ -206,6 +207,8 @@ SessionResult run_session(SessionOptions options) {
           plan::Severity::Info, "listening", "metrics on http://" + options.listen + "/metrics", {}, 0});
   }
   metrics.tick(now_ms() * 1000000, emit_user_space);  // the empty baseline windows start from
+  RingbufFill ring_fill(object.ringbuf_fd());
+  StateMapFill map_fill(plan, [&](const std::string& name) { return object.map_fd(name); });
   auto self_stats = [&] {
     metrics::SelfStats self;
     for (const plan::Rule& r : plan.rules) {
@@ -219,6 +222,8 @@ SessionResult run_session(SessionOptions options) {
     self.load_ms = result.attach_ms;
     self.ringbuf_bytes = plan.ringbuf_bytes;
     pipeline.output_counters(self.outputs);
+    self.ringbuf_fill = ring_fill.ratio();
+    self.maps = map_fill.get(now_ms());
     return self;
   };
 
