@@ -8,6 +8,7 @@
 #include "runtime/output/alert_pipeline.hpp"
 #include "runtime/output/json_sink.hpp"
 #include "runtime/output/stdout_sink.hpp"
+#include "runtime/output/webhook_format.hpp"
 
 namespace seam::runtime {
 namespace {
@@ -221,6 +222,10 @@ TEST(OutputGrouping, JsonAndTextCarryTheCount) {
   std::string text;
   append_alert_text(text, a);
   EXPECT_NE(text.find(" (4 identical alerts in the group, 3 suppressed)\n"), std::string::npos) << text;
+  std::string am = alertmanager_body(std::span<const Alert>(&a, 1), AlertmanagerContext{});
+  EXPECT_NE(am.find("\"count\":\"4\""), std::string::npos) << am;
+  EXPECT_NE(am.find("(4 identical alerts in the group, 3 suppressed)"), std::string::npos) << am;
+  EXPECT_NE(webhook_json_body(std::span<const Alert>(&a, 1)).find("\"count\":4}"), std::string::npos);
 }
 
 }  // namespace
