@@ -6,14 +6,17 @@
 
 #include <CLI/CLI.hpp>
 #include <atomic>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
 #include "cli/commands.hpp"
 #include "cli/compile_rules.hpp"
 #include "cli/compile_unit.hpp"
+#include "cli/pods_flags.hpp"
 #include "cli/routes.hpp"
 #include "runtime/output/sink.hpp"
+#include "runtime/output/webhook_options.hpp"
 #include "runtime/safety/rule_file_safety.hpp"
 #include "runtime/run/parallel_for.hpp"
 #include "runtime/run/reload_plan.hpp"
@@ -52,6 +55,7 @@ struct RunFlags {
   std::string listen = "127.0.0.1:9401";
   uint32_t ringbuf_kib = 4096;
   bool no_watch = false;
+  PodsFlags pods;
 };
 
 // Rule and stdlib files become kernel programs run as root: refuse any that someone other
@@ -97,6 +101,11 @@ int run(RunFlags& flags) {
     return 2;
   }
   flags.compile.lower.ringbuf_bytes = flags.ringbuf_kib * 1024;
+  auto pods = pod_directory(flags.pods, [](const char* n) { return std::getenv(n); });
+  if (!pods) {
+    std::cerr << "seam run: " << pods.error() << "\n";
+    return 2;
+  }
   // All the files together first, as `seam lint` sees them: every diagnostic (also those across
   // files: a route to an output another file declares), the safety check, the declared outputs.
   CompiledRules rules = compile_rules(flags.compile, std::cerr);
@@ -151,6 +160,8 @@ int run(RunFlags& flags) {
   session.exec_notice_rule = codegen::kExecNoticeRule;
   session.listen = flags.listen == "off" ? "" : flags.listen;
   session.compile_ms = compile_ms;
+  session.pods = std::move(*pods);
+  session.pods_shown_url = runtime::redact_url(flags.pods.url);
   runtime::SessionResult result = runtime::run_session(std::move(session));
   return result.exit_code;
 }
@@ -169,6 +180,11 @@ Command add_run(CLI::App& parent) {
   app->add_option("--listen", flags->listen,
                   "Serve Prometheus /metrics and /healthz here (default 127.0.0.1:9401; off: none)");
   app->add_option("--ringbuf-size", flags->ringbuf_kib, "Ring buffer size in KiB, a power of two (default 4096)");
+  app->add_option("--pods", flags->pods.url,
+                  "Kubelet-like PodList URL for pod names on alerts (e.g. https://NODE:10250/pods)");
+  app->add_option("--pods-token-file", flags->pods.token_file,
+                  "Bearer token for --pods (default: $SEAM_PODS_TOKEN when set)");
+  app->add_flag("--pods-insecure", flags->pods.insecure, "Do not verify --pods' TLS certificate");
   app->add_flag("--allow-insecure-rules", flags->allow_insecure_rules,
                 "Load rule and stdlib files even when a non-root user could have changed them");
   app->add_flag("--no-watch", flags->no_watch,

@@ -247,6 +247,12 @@ struct Limit {
   SourceRange range;
 };
 
+// `group within D`
+struct Group {
+  int64_t within_ns = 0;
+  SourceRange range;
+};
+
 struct Correlation {
   QualName event;  // after EVENT within DURATION
   const EventDecl* resolved = nullptr;
@@ -269,6 +275,7 @@ struct RuleDecl {
   std::optional<Alert> alert;
   std::vector<Ident> with;  // ustack kstack pid tid comm cgroup and event fields
   std::optional<Limit> limit;
+  std::optional<Group> group;
   std::string doc;
 };
 

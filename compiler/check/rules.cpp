@@ -288,6 +288,9 @@ void Checker::check_rule(Table& t, ast::RuleDecl& r) {
     d.hints.push_back(hint);
   }
 
+  if (r.group && r.group->within_ns <= 0)
+    diags_.error(Code::BadGroup, r.group->range, "a group's window must be longer than 0")
+        .hints.push_back("e.g. `group within 10s`");
   if (r.limit) {
     if (r.limit->count <= 0)
       diags_.error(Code::BadLimit, r.limit->range, "a limit must allow at least 1 alert")

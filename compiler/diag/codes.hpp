@@ -44,6 +44,7 @@ namespace seam::diag {
   X(BadOutput, "E0505", "bad-output")                                                     \
   X(BadWindow, "E0506", "bad-window")                                                     \
   X(MissingClause, "E0507", "missing-clause")                                             \
+  X(BadGroup, "E0508", "bad-group")                                                       \
   X(StateNeverSet, "W0001", "state-never-set")                                            \
   X(RuleNeverFires, "W0002", "rule-never-fires")                                          \
   X(UnusedUse, "W0003", "unused-use")                                                     \

@@ -364,6 +364,7 @@ void Lowerer::lower_rule(const ast::RuleDecl& rule, const std::string& file) {
     r.limit_count = rule.limit->count;
     r.limit_per_ns = rule.limit->per_ns;
   }
+  if (rule.group) r.group_ns = rule.group->within_ns;
   for (const ast::Ident& w : rule.with) r.with.push_back(w.name);
   if (rule.alert)
     for (const ast::MessagePart& part : rule.alert->message) r.message.push_back({part.is_hole, part.text});

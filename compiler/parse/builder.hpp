@@ -47,6 +47,7 @@ class Builder {
   void rule_clause(const Node& clause, ast::RuleDecl& rule);
   ast::Alert alert(const Node& n);
   ast::Limit limit(const Node& n);
+  ast::Group group(const Node& n);
   ast::MetricDecl metric(const Node& n);
   ast::OutputDecl output(const Node& n);
   ast::RouteDecl route(const Node& n);

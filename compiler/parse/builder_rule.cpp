@@ -69,6 +69,7 @@ const char* clause_name(const Node& c) {
   if (c.is_type<g::when_clause>()) return "when";
   if (c.is_type<g::alert_clause>()) return "alert";
   if (c.is_type<g::with_clause>()) return "with";
+  if (c.is_type<g::group_clause>()) return "group";
   return "limit";
 }
 
@@ -109,6 +110,9 @@ void Builder::rule_clause(const Node& c, ast::RuleDecl& r) {
     duplicate = !r.with.empty();
     if (!duplicate)
       for (const auto& item : c.children) r.with.push_back(ident(*item));
+  } else if (c.is_type<g::group_clause>()) {
+    duplicate = r.group.has_value();
+    if (!duplicate) r.group = group(c);
   } else {
     duplicate = r.limit.has_value();
     if (!duplicate) r.limit = limit(c);
@@ -168,6 +172,13 @@ ast::Limit Builder::limit(const Node& n) {
   l.count = static_cast<int64_t>(integer(*n.children[0]));
   l.per_ns = duration_ns(*n.children[1], "limit period");
   return l;
+}
+
+ast::Group Builder::group(const Node& n) {
+  ast::Group gr;
+  gr.range = range(n);
+  gr.within_ns = duration_ns(*n.children[0], "group window");
+  return gr;
 }
 
 }  // namespace seam::parse

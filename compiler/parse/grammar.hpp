@@ -33,7 +33,7 @@ struct reserved : sor<TAO_PEGTL_KEYWORD("module"), TAO_PEGTL_KEYWORD("use"), TAO
                       TAO_PEGTL_KEYWORD("set"), TAO_PEGTL_KEYWORD("clear"), TAO_PEGTL_KEYWORD("key"),
                       TAO_PEGTL_KEYWORD("exe"), TAO_PEGTL_KEYWORD("and"), TAO_PEGTL_KEYWORD("or"),
                       TAO_PEGTL_KEYWORD("not"), TAO_PEGTL_KEYWORD("true"), TAO_PEGTL_KEYWORD("false"),
-                      TAO_PEGTL_KEYWORD("startswith")> {};
+                      TAO_PEGTL_KEYWORD("startswith"), TAO_PEGTL_KEYWORD("group")> {};
 
 #define SEAM_WORD(name, text)                         \
   struct name : TAO_PEGTL_KEYWORD(text) {             \
@@ -58,6 +58,7 @@ SEAM_WORD(kw_within, "within");
 SEAM_WORD(kw_alert, "alert");
 SEAM_WORD(kw_with, "with");
 SEAM_WORD(kw_limit, "limit");
+SEAM_WORD(kw_group, "group");
 SEAM_WORD(kw_when, "when");
 SEAM_WORD(kw_per, "per");
 SEAM_WORD(kw_set, "set");
@@ -294,8 +295,10 @@ struct alert_clause : seq<tok<kw_alert>, opt<tok<severity_word>>, opt<tok<string
 };
 struct with_clause : seq<tok<kw_with>, ident_list> {};
 struct limit_clause : seq<tok<kw_limit>, must<tok<integer>>, must<tok<kw_per>>, must<duration>> {};
+// `group within 10s`: identical alerts (same rule, process and stack) in the window become one.
+struct group_clause : seq<tok<kw_group>, must<tok<kw_within>>, must<duration>> {};
 struct clause : sor<on_clause, where_clause, while_clause, after_clause, when_clause, alert_clause,
-                    with_clause, limit_clause> {};
+                    with_clause, limit_clause, group_clause> {};
 struct rule_decl : seq<tok<kw_rule>, must<tok<ident>>, star<clause>> {};
 
 struct metric_count : tok<kw_count> {};
@@ -323,7 +326,8 @@ struct route_decl : seq<tok<kw_route>, must<expr>, must<tok<arrow>>, ident_list>
 struct lead_compare : seq<tok<cmpop>, must<expr>> {};
 struct shorthand_clause : sor<where_clause, while_clause, after_clause> {};
 struct shorthand : seq<tok<qualname>, at<shorthand_ahead>, opt<lead_compare>, star<shorthand_clause>,
-                       must<tok<arrow>>, must<alert_clause>, opt<with_clause>, opt<limit_clause>> {};
+                       must<tok<arrow>>, must<alert_clause>, opt<with_clause>, opt<limit_clause>,
+                       opt<group_clause>> {};
 
 struct decl : sor<module_decl, use_decl, library_decl, span_decl, point_decl, alias_decl, state_decl,
                   rule_decl, metric_decl, output_decl, route_decl, shorthand> {

@@ -21,7 +21,7 @@ using Selector = pt::selector<
         g::library_decl, g::lib_pattern, g::span_decl, g::point_decl, g::alias_decl, g::state_decl,
         g::transition, g::on_function, g::rule_decl, g::metric_decl, g::output_decl, g::route_decl,
         g::shorthand, g::on_clause, g::where_clause, g::while_clause, g::after_clause, g::when_clause,
-        g::alert_clause, g::severity_word, g::with_clause, g::limit_clause, g::probe_uprobe,
+        g::alert_clause, g::severity_word, g::with_clause, g::limit_clause, g::group_clause, g::probe_uprobe,
         g::probe_uretprobe, g::probe_usdt, g::probe_tracepoint, g::probe_raw_tracepoint, g::probe_kprobe,
         g::probe_kretprobe, g::probe_fentry, g::probe_fexit, g::probe_perf, g::probe_interval, g::probe_bare,
         g::callsite, g::offset, g::perf_at, g::perf_every, g::key, g::pair, g::pair_begin, g::pair_end,

@@ -101,6 +101,7 @@ struct Rule {
   std::vector<std::string> with;  // fields shown with the alert, in order
   int64_t limit_count = 0;  // 0: no limit
   int64_t limit_per_ns = 0;
+  int64_t group_ns = 0;  // `group within D`: identical alerts in D become one with a count; 0: none
   bool windowed = false;  // evaluated in user space over metrics (when ... over)
   // `where pending > D`: spans begun and not ended after D, found by scanning the span's
   // in-flight map (its value starts with u64 start_ns, CLOCK_MONOTONIC) in user space.

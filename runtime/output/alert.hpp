@@ -57,6 +57,9 @@ struct Alert {
   std::vector<AlertField> fields;  // the rule's `with` items, except stacks and pid/tid/comm/time
   std::vector<AlertStack> stacks;  // every stack the record carries, symbolized
   uint64_t suppressed = 0;         // alerts of this rule held back by its limit since the last one written
+  // Rules with `group within D`: the identical alerts (same process and stack) this one stands
+  // for: 1 when written at once, first + repeats in a group's summary. 0: the rule does not group.
+  uint64_t count = 0;
   // Where the process runs, from its cgroup (empty outside containers / Kubernetes).
   std::string cgroup_path;
   std::string container_id;

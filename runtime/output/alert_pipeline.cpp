@@ -25,7 +25,8 @@ AlertPipeline::AlertPipeline(const plan::Plan& plan, std::vector<std::unique_ptr
       first_rule_(plan.rules.data()) {
   rules_.reserve(plan.rules.size());
   for (const auto& rule : plan.rules)
-    rules_.push_back(PerRule{&rule, RateLimiter(rule.limit_count, rule.limit_per_ns), {}});
+    rules_.push_back(PerRule{&rule, RateLimiter(rule.limit_count, rule.limit_per_ns), {},
+                             rule.group_ns > 0 ? std::make_unique<AlertGrouper>(rule.group_ns) : nullptr});
 }
 
 AlertPipeline::~AlertPipeline() {
@@ -50,12 +51,31 @@ void AlertPipeline::on_record(std::span<const uint8_t> bytes) {
   if (auto error = decoder_.decode_into(bytes, record_)) return count_decode_error(bytes, *error);
   PerRule& r = rules_[record_.rule - first_rule_];
   ++r.stats.decoded;
-  RateLimiter::Admission admission = r.limiter.admit(now());
+  const int64_t t = now();
+  AlertGrouper::Admission group;
+  uint64_t key = 0;
+  if (r.grouper) {
+    key = AlertGrouper::key(record_);
+    group = r.grouper->admit(key, t, record_.wall_ns, summaries_);
+    write_summaries(r);
+    if (!group.write) {
+      ++r.stats.suppressed;
+      return;
+    }
+  }
+  RateLimiter::Admission admission = r.limiter.admit(t);
+  if (!admission.write && !group.grouped) {
+    ++r.stats.suppressed;
+    return;
+  }
+  // Symbolizes: only for alerts that will be written, or kept for a group's summary.
+  builder_.build(record_, admission.suppressed, alert_);
+  alert_.count = r.grouper ? 1 : 0;
+  if (group.grouped) r.grouper->opened(key, alert_);
   if (!admission.write) {
     ++r.stats.suppressed;
     return;
   }
-  builder_.build(record_, admission.suppressed, alert_);  // symbolizes: only for written alerts
   ++r.stats.written;
   emit(alert_);
 }
@@ -63,7 +83,21 @@ void AlertPipeline::on_record(std::span<const uint8_t> bytes) {
 void AlertPipeline::write_alert(uint32_t rule_id, Alert& alert) {
   PerRule* r = per_rule(rule_id);
   if (!r) return emit(alert);
-  RateLimiter::Admission admission = r->limiter.admit(now());
+  const int64_t t = now();
+  AlertGrouper::Admission group;
+  uint64_t key = 0;
+  alert.count = r->grouper ? 1 : 0;
+  if (r->grouper) {
+    key = AlertGrouper::key(alert);
+    group = r->grouper->admit(key, t, alert.time_ns, summaries_);
+    write_summaries(*r);
+    if (!group.write) {
+      ++r->stats.suppressed;
+      return;
+    }
+    if (group.grouped) r->grouper->opened(key, alert);
+  }
+  RateLimiter::Admission admission = r->limiter.admit(t);
   if (!admission.write) {
     ++r->stats.suppressed;
     return;
@@ -116,7 +150,25 @@ void AlertPipeline::flush_suppressed(bool all) {
     report_suppressed(r, all ? r.limiter.take_suppressed() : r.limiter.take_suppressed_if_window_ended(t));
 }
 
+void AlertPipeline::write_summaries(PerRule& r) {
+  for (Alert& s : summaries_) {
+    ++r.stats.written;
+    emit(s);
+  }
+  summaries_.clear();
+}
+
+void AlertPipeline::flush_groups(bool all) {
+  const int64_t t = all ? 0 : now();
+  for (auto& r : rules_)
+    if (r.grouper) {
+      r.grouper->take_ended(t, all, summaries_);
+      write_summaries(r);
+    }
+}
+
 void AlertPipeline::flush() {
+  flush_groups(false);
   flush_suppressed(false);
   for (auto& sink : sinks_) sink->flush();
 }
@@ -124,6 +176,7 @@ void AlertPipeline::flush() {
 void AlertPipeline::finish() {
   if (finished_) return;
   finished_ = true;
+  flush_groups(true);
   flush_suppressed(true);
   for (auto& sink : sinks_) sink->flush();
 }

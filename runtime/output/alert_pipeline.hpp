@@ -11,6 +11,7 @@
 
 #include "runtime/decode/decoder.hpp"
 #include "runtime/output/alert_builder.hpp"
+#include "runtime/output/alert_grouper.hpp"
 #include "runtime/output/rate_limiter.hpp"
 #include "runtime/output/sink.hpp"
 
@@ -53,18 +54,27 @@ class AlertPipeline {
   // Reports held-back counts as "suppressed" notices: those whose window has ended, or with
   // `all` every pending one. flush() and finish() call it.
   void flush_suppressed(bool all);
+  // Writes the summaries of groups (`group within D`) whose window has ended, or with `all` of
+  // every open group. flush() and finish() call it.
+  void flush_groups(bool all);
 
   // Zeros for an id the plan does not know.
   RuleStats stats(uint32_t rule_id) const;
   // Records whose rule id is unreadable or not in the plan.
   uint64_t unattributed_decode_errors() const { return unattributed_errors_; }
+  // Every sink's own counters, for seam's metrics.
+  void output_counters(std::vector<metrics::OutputCounter>& out) const {
+    for (const auto& sink : sinks_) sink->counters(out);
+  }
 
  private:
   struct PerRule {
     const plan::Rule* rule;
     RateLimiter limiter;
     RuleStats stats;
+    std::unique_ptr<AlertGrouper> grouper;  // null: the rule does not group
   };
+  void write_summaries(PerRule& r);
   PerRule* per_rule(uint32_t rule_id);
   const PerRule* per_rule(uint32_t rule_id) const;
   void count_decode_error(std::span<const uint8_t> bytes, const Error& error);
@@ -85,6 +95,7 @@ class AlertPipeline {
   // Reused for every record so the steady state allocates nothing.
   DecodedRecord record_;
   Alert alert_;
+  std::vector<Alert> summaries_;
 };
 
 }  // namespace seam::runtime

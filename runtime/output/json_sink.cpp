@@ -120,6 +120,10 @@ void append_alert_json(std::string& out, const Alert& a) {
   for (const auto& stack : a.stacks) append_stack(out, stack);
   append_literal(out, ",\"suppressed\":");
   format::append_uint(out, a.suppressed);
+  if (a.count > 0) {  // rules with `group within D`
+    append_literal(out, ",\"count\":");
+    format::append_uint(out, a.count);
+  }
   out.append("}\n");
 }
 

@@ -25,6 +25,7 @@ class RoutedSink : public Sink {
   }
   void write_notice(const Notice& notice) override { inner_->write_notice(notice); }
   void flush() override { inner_->flush(); }
+  void counters(std::vector<metrics::OutputCounter>& out) const override { inner_->counters(out); }
 
  private:
   std::unique_ptr<Sink> inner_;

@@ -15,6 +15,7 @@ class SharedSink : public Sink {
   void write(const Alert& alert) override { target_->write(alert); }
   void write_notice(const Notice& notice) override { target_->write_notice(notice); }
   void flush() override { target_->flush(); }
+  void counters(std::vector<metrics::OutputCounter>& out) const override { target_->counters(out); }
 
  private:
   std::shared_ptr<Sink> target_;

@@ -3,8 +3,10 @@
 // of records and when the reader goes idle, and at exit. Sinks are used from one thread.
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include "runtime/decode/result.hpp"
+#include "runtime/metrics/self_stats.hpp"
 #include "runtime/output/alert.hpp"
 
 namespace seam::runtime {
@@ -15,6 +17,8 @@ class Sink {
   virtual void write(const Alert& alert) = 0;
   virtual void write_notice(const Notice& notice) = 0;
   virtual void flush() = 0;
+  // Appends the sink's own counters (deliveries, drops) for seam's metrics; most sinks have none.
+  virtual void counters(std::vector<metrics::OutputCounter>& /*out*/) const {}
 };
 
 // "stdout" (readable lines), "json" (JSON lines on stdout), "json:PATH" (JSON lines appended

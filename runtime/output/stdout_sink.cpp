@@ -83,6 +83,13 @@ void append_alert_text(std::string& out, const Alert& alert) {
     format::append_uint(out, alert.suppressed);
     out.append(" similar suppressed)");
   }
+  if (alert.count > 1) {  // a group's summary
+    out.append(" (");
+    format::append_uint(out, alert.count);
+    out.append(" identical alerts in the group, ");
+    format::append_uint(out, alert.count - 1);
+    out.append(" suppressed)");
+  }
   out.push_back('\n');
   for (const auto& stack : alert.stacks) {
     if (alert.stacks.size() > 1) {

@@ -45,6 +45,9 @@ std::string description(const Alert& a) {
       d += a.fields[k].text;
   }
   if (a.suppressed) d += " (" + std::to_string(a.suppressed) + " more held back by the rule's limit)";
+  if (a.count > 1)
+    d += " (" + std::to_string(a.count) + " identical alerts in the group, " + std::to_string(a.count - 1) +
+         " suppressed)";
   return d;
 }
 
@@ -88,6 +91,7 @@ void append_alertmanager_alert(std::string& out, const Alert& a, const Alertmana
   append_label(out, "summary", a.message, first);
   append_label(out, "description", description(a), first);
   append_label(out, "stack", stack_text(a, ctx.stack_frames), first);
+  if (a.count > 0) append_label(out, "count", std::to_string(a.count), first);
   out.append("},\"startsAt\":");
   append_time(out, a.time_ns);
   out.append(",\"endsAt\":");

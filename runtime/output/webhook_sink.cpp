@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include "runtime/output/delivery_counters.hpp"
 #include "runtime/output/webhook_format.hpp"
 
 namespace seam::runtime {
@@ -47,9 +48,14 @@ Result<std::unique_ptr<WebhookSink>> WebhookSink::create(WebhookOptions options,
     make_body = [](std::span<const Alert> alerts) { return webhook_json_body(alerts); };
   }
   auto drain = options.drain_timeout;
+  std::string name = "webhook:" + redact_url(options.url);
   auto delivery = WebhookDelivery::start(std::move(options), std::move(make_body), std::move(on_notice));
   if (!delivery) return Error{delivery.error()};
-  return std::unique_ptr<WebhookSink>(new WebhookSink(std::move(*delivery), drain));
+  return std::unique_ptr<WebhookSink>(new WebhookSink(std::move(*delivery), drain, std::move(name)));
+}
+
+void WebhookSink::counters(std::vector<metrics::OutputCounter>& out) const {
+  append_delivery_counters(name_, delivery_->stats(), out);
 }
 
 }  // namespace seam::runtime

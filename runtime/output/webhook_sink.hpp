@@ -26,12 +26,15 @@ class WebhookSink : public Sink {
   void finish() { delivery_->finish(options_timeout_); }
 
   DeliveryStats stats() const { return delivery_->stats(); }
+  // As seam_output_*{output="webhook:URL"} (the URL without credentials).
+  void counters(std::vector<metrics::OutputCounter>& out) const override;
 
  private:
-  WebhookSink(std::unique_ptr<WebhookDelivery> delivery, std::chrono::milliseconds drain)
-      : delivery_(std::move(delivery)), options_timeout_(drain) {}
+  WebhookSink(std::unique_ptr<WebhookDelivery> delivery, std::chrono::milliseconds drain, std::string name)
+      : delivery_(std::move(delivery)), options_timeout_(drain), name_(std::move(name)) {}
   std::unique_ptr<WebhookDelivery> delivery_;
   std::chrono::milliseconds options_timeout_;
+  std::string name_;
 };
 
 // Alertmanager's alerts endpoint for a URL given as just the server ("http://am:9093"); any URL

@@ -2,7 +2,11 @@
 
 #include <sys/stat.h>
 
+#include <time.h>
+
+#include <algorithm>
 #include <cstring>
+#include <filesystem>
 
 #include "runtime/load/features.hpp"
 #include "runtime/output/shared_sink.hpp"
@@ -50,6 +54,9 @@ std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, Unit
     unit->stopped_ = true;
     return nullptr;
   }
+  unit->ring_fill_ = std::make_unique<RingbufFill>(object.ringbuf_fd());
+  unit->map_fill_ = std::make_unique<StateMapFill>(
+      unit->build_->plan, [u = unit.get()](const std::string& name) { return u->object_->map_fd(name); });
   for (const Unavailable& u : object.unavailable()) {
     std::string rules = rule_names(plan, u.attachment);
     Notice n{plan::Severity::Warning,
@@ -156,6 +163,14 @@ DetachStats RuleUnit::stop() {
   return detached;
 }
 
+namespace {
+int64_t monotonic_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
+}
+}  // namespace
+
 void RuleUnit::add_stats(metrics::SelfStats& self) const {
   for (const plan::Rule& r : build_->plan.rules) {
     RuleStats s = pipeline_->stats(r.id);
@@ -165,6 +180,13 @@ void RuleUnit::add_stats(metrics::SelfStats& self) const {
   self.probes_attached += attacher_->attached();
   self.probes_failed += attacher_->failed();
   self.ringbuf_bytes += build_->plan.ringbuf_bytes;
+  // The fullest ring is the one about to drop; maps are named with their file (each unit has a state0).
+  if (auto fill = ring_fill_->ratio()) self.ringbuf_fill = std::max(self.ringbuf_fill.value_or(0.0), *fill);
+  std::string stem = std::filesystem::path(build_->path).stem().string();
+  for (metrics::MapFill m : map_fill_->get(monotonic_ms())) {
+    m.map = stem + "/" + m.map;
+    self.maps.push_back(std::move(m));
+  }
 }
 
 }  // namespace seam::runtime

@@ -12,6 +12,7 @@
 #include "runtime/load/loaded_object.hpp"
 #include "runtime/metrics/self_stats.hpp"
 #include "runtime/output/alert_pipeline.hpp"
+#include "runtime/run/bpf_fill.hpp"
 #include "runtime/run/event_reader.hpp"
 #include "runtime/run/library_hub.hpp"
 #include "runtime/run/pending_scanner.hpp"
@@ -79,6 +80,8 @@ class RuleUnit {
   std::unique_ptr<ProbeAttacher> attacher_;
   std::unique_ptr<EventReader> reader_;
   std::unique_ptr<PendingScanner> pending_;
+  std::unique_ptr<RingbufFill> ring_fill_;
+  mutable std::unique_ptr<StateMapFill> map_fill_;  // recounts lazily, from add_stats()
   EventReader::RecordFn record_fn_;
   std::vector<int> subscriptions_;
   std::vector<uint64_t> reported_drops_;

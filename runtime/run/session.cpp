@@ -9,6 +9,7 @@
 #include "runtime/load/features.hpp"
 #include "runtime/run/parallel_for.hpp"
 #include "runtime/run/session_state.hpp"
+#include "runtime/run/pods_reporter.hpp"
 
 namespace seam::runtime::session_detail {
 
@@ -18,7 +19,10 @@ Session::Session(SessionOptions options) : options_(std::move(options)), librari
   context_.sinks = sinks_;
   context_.symbols = &symbols_;
   // Container and pod identity from the cgroup id, resolved once per cgroup (cached).
-  auto cgroups = std::make_shared<CgroupResolver>(CgroupResolverOptions{});
+  CgroupResolverOptions identity_options;
+  identity_options.pods = options_.pods;
+  pods_reporter_ = std::make_unique<PodsReporter>(options_.pods, options_.pods_shown_url);
+  auto cgroups = std::make_shared<CgroupResolver>(std::move(identity_options));
   context_.identify = [cgroups](Alert& a) {
     Identity id = cgroups->resolve(a.cgroup);
     a.cgroup_path = std::move(id.cgroup_path);
@@ -121,6 +125,7 @@ int Session::wait_and_consume(int timeout_ms) {
 metrics::SelfStats Session::self_stats() const {
   metrics::SelfStats self;
   for (const auto& [path, unit] : units_) unit->add_stats(self);
+  for (const auto& sink : sinks_) sink->counters(self.outputs);  // shared: once, not per unit
   self.compile_ms = options_.compile_ms;
   self.load_ms = attach_ms_;
   self.reload_errors = reload_errors_;
@@ -229,6 +234,7 @@ SessionResult Session::run() {
       for (auto& [path, unit] : units_) unit->every_second();
       metrics_->tick(now_ms() * 1000000, emit_user_space);
       metrics_->set_self(self_stats());
+      if (auto n = pods_reporter_->check()) notice(std::move(*n));
       next_second = now + 1000;
     }
     for (auto& [path, unit] : units_) unit->flush();

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "compiler/plan/plan.hpp"
+#include "runtime/identity/pod_directory.hpp"
 #include "runtime/output/sink.hpp"
 #include "runtime/run/unit_build.hpp"
 
@@ -34,6 +35,8 @@ struct SessionOptions {
   uint32_t exec_notice_rule = 0xffffffffu;
   std::string listen;     // Prometheus /metrics and /healthz ("" for none)
   double compile_ms = 0;  // for seam's own metrics
+  std::shared_ptr<PodDirectory> pods;  // --pods: pod name and namespace on alerts (null: UID only)
+  std::string pods_shown_url;          // for its notices
 };
 
 struct SessionResult {

@@ -17,6 +17,7 @@
 
 #include "runtime/run/library_hub.hpp"
 #include "runtime/run/metrics_service.hpp"
+#include "runtime/run/pods_reporter.hpp"
 #include "runtime/run/rule_unit.hpp"
 #include "runtime/run/rules_watcher.hpp"
 #include "runtime/run/session.hpp"
@@ -75,6 +76,7 @@ class Session {
   std::optional<double> last_reload_s_;
   uint64_t retired_records_ = 0, retired_dropped_ = 0;
   double attach_ms_ = 0;
+  std::unique_ptr<PodsReporter> pods_reporter_;
 };
 
 }  // namespace seam::runtime::session_detail

@@ -547,6 +547,37 @@ rule r
 )");
 }
 
+TEST(CheckDiagnostics, BadGroupE0508) {
+  EXPECT_EQ(lint_files({{"rules/a.seam", R"(use cuda
+rule r
+    on cuda.malloc
+    alert "x"
+    group within 0s
+)"}}),
+            R"(rules/a.seam:5:5: error[E0508]: a group's window must be longer than 0
+    5 |     group within 0s
+      |     ^~~~~~~~~~~~~~~
+      = hint: e.g. `group within 10s`
+
+1 error, 0 warnings
+)");
+}
+
+TEST(CheckDiagnostics, GroupWithoutUnitE0303) {
+  EXPECT_EQ(lint_files({{"rules/a.seam", R"(use cuda
+rule r
+    on cuda.malloc
+    alert "x"
+    group within 10
+)"}}),
+            R"(rules/a.seam:5:18: error[E0303]: group window '10' needs a time unit (ns, us, ms, s, m, h), e.g. 1m
+    5 |     group within 10
+      |                  ^~
+
+1 error, 0 warnings
+)");
+}
+
 TEST(CheckDiagnostics, BadInterpolationNeedsAfterE0503) {
   EXPECT_EQ(
       lint_files({{"rules/a.seam", R"(use cuda
