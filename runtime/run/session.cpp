@@ -17,6 +17,7 @@
 #include "runtime/run/metrics_service.hpp"
 #include "runtime/run/pending_scanner.hpp"
 #include "runtime/run/probe_attacher.hpp"
+#include "runtime/output/plan_enums.hpp"
 #include "runtime/run/stack_symbolizer.hpp"
 
 namespace seam::runtime {
@@ -52,6 +53,7 @@ SessionResult run_session(SessionOptions options) {
   StackSymbolizerAdapter symbols;
   PipelineOptions pipeline_options;
   pipeline_options.symbolizer = symbols.function();
+  pipeline_options.enum_namer = plan_enum_namer(plan);
   // Container and pod identity from the cgroup id, resolved once per cgroup (cached).
   auto cgroups = std::make_shared<CgroupResolver>(CgroupResolverOptions{});
   pipeline_options.identify = [cgroups](Alert& a) {
