@@ -16,13 +16,21 @@ namespace {
 // Each request's span, and every kernel launch made while a request is being served on the
 // thread, with the id of the request started last on that thread.
 constexpr const char* kRules =
-    "use usdt, cuda\n"
+    "use usdt, cuda, app\n"
+    "rule queued on app.queued alert info \"queued {id}\"\n"
     "rule request\n"
     "    on usdt.request\n"
     "    alert info \"request {id} took {duration}\"\n"
     "rule launch_in_request\n"
     "    on cuda.launch while usdt.in_request after usdt.request_start within 1m\n"
     "    alert info \"kernel launch in request {usdt.request_start.id}\"\n";
+
+// A module of the test's own: a probe the stdlib does not declare, behind a semaphore that the
+// fixture checks before firing it (so it fires only if seam set the semaphore when attaching).
+constexpr const char* kModule =
+    "module app\n"
+    "library lib = \"libinference.so*\"\n"
+    "point queued = usdt lib:inference:request_queued (id: u64)\n";
 
 struct Request {
   uint64_t id;
@@ -45,7 +53,8 @@ class Usdt : public ::testing::Test {
     Child app(argv);
     EXPECT_TRUE(app.wait_for_line("ready", std::chrono::seconds(10)));
     std::string rules = dir_.write("usdt.seam", kRules);
-    SeamRun seam(dir_.path(), {rules, "--pid", std::to_string(app.pid())});
+    std::string module = dir_.write("modules/app.seam", kModule);
+    SeamRun seam(dir_.path(), {module, rules, "--pid", std::to_string(app.pid())});
     EXPECT_TRUE(seam.wait_for_notice("attached", "libinference.so", std::chrono::seconds(30)))
         << seam.stderr_text();
     EXPECT_TRUE(seam.wait_for_notice("attached", "libcudart.so.12", std::chrono::seconds(10)))
@@ -70,14 +79,16 @@ TEST_F(Usdt, SpansKeyedByRequestIdAndLaunchesCountedPerRequest) {
   // usdt_app also makes one launch after each request, outside it: in_request must not count it.
   std::vector<Request> requests = {
       {101, 3, 20000, false}, {102, 0, 30000, false}, {103, 5, 10000, false}, {104, 0, 15000, true}};
-  std::vector<nlohmann::json> alerts = run(requests, 4 + 3 + 5 + 1);
+  std::vector<nlohmann::json> alerts = run(requests, 4 + 3 + 5 + 1 + 3);
   std::map<uint64_t, std::vector<int64_t>> spans;
   std::map<uint64_t, int> launches;
+  std::vector<uint64_t> queued;
   for (const nlohmann::json& a : alerts) {
     if (a.value("rule", "") == "request")
       spans[a["fields"].value("id", 0ull)].push_back(a["fields"].value("duration_ns", 0ll));
     if (a.value("rule", "") == "launch_in_request")
       ++launches[a["fields"].value("usdt.request_start.id", 0ull)];
+    if (a.value("rule", "") == "queued") queued.push_back(a["fields"].value("id", 0ull));
   }
   ASSERT_EQ(spans.size(), 4u) << stderr_;
   for (const Request& r : requests) {
@@ -88,7 +99,10 @@ TEST_F(Usdt, SpansKeyedByRequestIdAndLaunchesCountedPerRequest) {
   // The launch after request 104 counts for it: 104 ended on another thread, and in_request is
   // per thread (set and cleared on the same thread), so the thread that started 104 still holds it.
   EXPECT_EQ(launches, (std::map<uint64_t, int>{{101, 3}, {103, 5}, {104, 1}}));
-  EXPECT_EQ(alerts.size(), 4u + 3 + 5 + 1);
+  // request_queued fires in inference_run only (not for the handed-over request), and only
+  // because seam set its semaphore.
+  EXPECT_EQ(queued, (std::vector<uint64_t>{101, 102, 103}));
+  EXPECT_EQ(alerts.size(), 4u + 3 + 5 + 1 + 3);
 }
 
 }  // namespace
