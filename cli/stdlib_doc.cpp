@@ -172,6 +172,13 @@ std::string stdlib_markdown(const std::vector<const ast::File*>& files) {
         if (!s->doc.empty()) out << paragraph(s->doc) << "\n\n";
         for (const ast::StateTransition& t : s->transitions) out << "- " << transition_text(t) << "\n";
         out << "\n";
+      } else if (const auto* en = std::get_if<ast::EnumDecl>(&d)) {
+        out << "### " << name << "." << en->name.name << " (enum)\n\n";
+        if (!en->doc.empty()) out << paragraph(en->doc) << "\n\n";
+        out << "Values:";
+        for (size_t i = 0; i < en->values.size(); ++i)
+          out << (i ? ", `" : " `") << en->values[i].name << "` " << en->values[i].value;
+        out << "\n\n";
       }
     }
   }

@@ -14,6 +14,7 @@ packages=(
   prometheus-alertmanager                          # tests: a real Alertmanager fed by the webhook output
   prometheus                                       # tests: a real Prometheus scraping seam; promtool check metrics
   python3 curl                                     # curl: tests read /metrics
+  systemtap-sdt-dev                                # tests: <sys/sdt.h> for the USDT fixture
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -310,8 +310,21 @@ struct RouteDecl {
   SourceRange range;
 };
 
+// `enum cudaMemcpyKind (cudaMemcpyHostToHost = 0, ...)`: the names of an integer field's values.
+struct EnumValue {
+  std::string name;
+  int64_t value = 0;
+  SourceRange range;
+};
+struct EnumDecl {
+  Ident name;
+  std::vector<EnumValue> values;
+  std::string doc;
+  std::string module;
+};
+
 using Decl = std::variant<ModuleDecl, UseDecl, LibraryDecl, EventDecl, AliasDecl, StateDecl, RuleDecl,
-                          MetricDecl, OutputDecl, RouteDecl>;
+                          MetricDecl, OutputDecl, RouteDecl, EnumDecl>;
 
 // One parsed file. The SourceFile it points into must outlive it.
 struct File {

@@ -19,6 +19,23 @@ const char* const kEmbeddedHeaders[] = {"seam_prelude.h",    "seam_record.h", "b
                                         "bpf_helper_defs.h", "bpf_tracing.h", "bpf_core_read.h",
                                         "bpf_endian.h",      "seam_rules.h",  "usdt.bpf.h"};
 
+// libbpf's usdt.bpf.h includes <linux/errno.h> (whose <asm/errno.h> lives in the host's
+// multiarch folder, which `clang -target bpf` does not search) and <bpf/...> headers: it gets
+// the three errno values it uses, and the embedded copies of the others.
+std::string bpf_side_header(const char* name, std::string_view content) {
+  std::string text(content);
+  if (std::string_view(name) != "usdt.bpf.h") return text;
+  auto replace = [&text](std::string_view from, std::string_view to) {
+    if (size_t at = text.find(from); at != std::string::npos) text.replace(at, from.size(), to);
+  };
+  replace("#include <linux/errno.h>",
+          "#ifndef ENOENT\n#define ENOENT 2\n#endif\n#ifndef ESRCH\n#define ESRCH 3\n#endif\n"
+          "#ifndef EINVAL\n#define EINVAL 22\n#endif");
+  replace("#include <bpf/bpf_helpers.h>", "#include \"bpf_helpers.h\"");
+  replace("#include <bpf/bpf_tracing.h>", "#include \"bpf_tracing.h\"");
+  return text;
+}
+
 bool write_file(const std::filesystem::path& path, std::string_view text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(text.data(), static_cast<std::streamsize>(text.size()));
@@ -89,7 +106,7 @@ BuildResult build_object(const std::string& c_source, const BuildOptions& option
       r.error = std::string("embedded header missing from this build: ") + name;
       return r;
     }
-    written = written && write_file(dir / name, *content);
+    written = written && write_file(dir / name, bpf_side_header(name, *content));
   }
   if (!written) {
     r.error = "cannot write the program into " + r.work_dir;

@@ -112,6 +112,9 @@ void Checker::run() {
     for (ast::Decl& decl : t->file->decls)
       if (auto* a = std::get_if<ast::AliasDecl>(&decl)) resolve_alias(*a, *t);
   for (auto& t : tables_)
+    for (ast::Decl& decl : t->file->decls)
+      if (auto* en = std::get_if<ast::EnumDecl>(&decl)) check_enum(*t, *en);
+  for (auto& t : tables_)
     for (ast::Decl& decl : t->file->decls) {
       if (auto* e = std::get_if<ast::EventDecl>(&decl)) check_event(*t, *e);
       if (auto* s = std::get_if<ast::StateDecl>(&decl)) check_state(*t, *s);

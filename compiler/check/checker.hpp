@@ -75,6 +75,13 @@ class Checker {
   void check_binary(ExprContext& ctx, ast::Expr& e, ast::Binary& b);
   void check_never_fires(const ast::RuleDecl& r, const ast::Expr& where);
 
+  // enums.cpp
+  void check_enum(Table& t, const ast::EnumDecl& en);
+  const ast::EnumDecl* find_enum(const std::string& module, const std::string& name) const;
+  bool is_unknown_bare_name(const ExprContext& ctx, const ast::Expr& e) const;
+  bool resolve_enumerator(ast::Expr& e, const ast::Type& compared_with);
+  void check_comparison_operands(ExprContext& ctx, ast::Binary& b);
+
   Program& program_;
   diag::Diagnostics& diags_;
   std::vector<std::unique_ptr<Table>> tables_;
@@ -82,6 +89,7 @@ class Checker {
   std::map<std::string, const ast::OutputDecl*> outputs_;
   std::map<const ast::AliasDecl*, int> alias_state_;  // 1 resolving, 2 done
   std::map<const ast::StateDecl*, bool> state_has_set_;
+  std::map<std::pair<std::string, std::string>, const ast::EnumDecl*> enums_;  // (module, name)
 };
 
 // Helpers shared by the .cpp files.

@@ -123,6 +123,9 @@ void Checker::check_event(Table& t, ast::EventDecl& e) {
     if (f.type.type.kind == TypeKind::Unknown) {
       if (auto known = type_keyword(f.type.name.name)) {
         f.type.type = *known;
+      } else if (find_enum(t.module, f.type.name.name)) {
+        f.type.type = ast::Type::integer(32, true);  // C enums are ints
+        f.type.type.enum_name = f.type.name.name;
       } else {
         diag::Diagnostic& d =
             diags_.error(Code::UnknownType, f.type.name.range, "unknown type '" + f.type.name.name + "'");

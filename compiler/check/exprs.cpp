@@ -240,8 +240,7 @@ void Checker::check_binary(ExprContext& ctx, ast::Expr& e, ast::Binary& b) {
         .hints.push_back("move comparisons to `where`");
     return;
   }
-  check_expr(ctx, *b.lhs);
-  check_expr(ctx, *b.rhs);
+  check_comparison_operands(ctx, b);
   ast::Expr& l = *b.lhs;
   ast::Expr& r = *b.rhs;
   e.type = bool_type();

@@ -25,6 +25,7 @@ namespace seam::diag {
   X(UnknownFunction, "E0109", "unknown-function")                                         \
   X(AmbiguousName, "E0110", "ambiguous-name")                                             \
   X(ModuleNotUsed, "E0111", "module-not-used")                                            \
+  X(UnknownEnumValue, "E0112", "unknown-enum-value")                                       \
   X(DuplicateName, "E0201", "duplicate-name")                                             \
   X(DuplicateModule, "E0202", "duplicate-module")                                         \
   X(DuplicateClause, "E0203", "duplicate-clause")                                         \

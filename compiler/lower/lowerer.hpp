@@ -53,6 +53,11 @@ class Lowerer {
   // ---- record_layout.cpp
   plan::RuleCheck rule_check(const ast::RuleDecl& rule, uint32_t rule_id, int correlation);
 
+  // ---- lower_enum.cpp
+  // Marks `record`'s field `field` as printed by the names of enum `enum_name`, whose table the
+  // plan then carries.
+  void name_enum(plan::Record& record, const std::string& field, const std::string& enum_name);
+
   plan::Program program;
 
  private:

@@ -92,6 +92,8 @@ plan::RuleCheck Lowerer::rule_check(const ast::RuleDecl& rule, uint32_t rule_id,
     if (v.kind == plan::ValueKind::Duration) unit = plan::FieldUnit::Ns;
     if (v.kind == plan::ValueKind::Comm) return;  // in the header
     add(name, v, type, unit);
+    if (ref.field && !ref.field->type.type.enum_name.empty())
+      name_enum(record, name, ref.field->type.type.enum_name);
   };
   if (rule.alert)
     for (const ast::MessagePart& part : rule.alert->message)

@@ -41,6 +41,7 @@ class Builder {
   ast::EventDecl event(const Node& n, bool is_span);
   ast::LibraryDecl library(const Node& n);
   ast::StateDecl state(const Node& n);
+  ast::EnumDecl enumeration(const Node& n);
   ast::StateTransition transition(const Node& n);
   ast::RuleDecl rule(const Node& n);
   ast::RuleDecl shorthand(const Node& n);

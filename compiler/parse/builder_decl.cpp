@@ -25,6 +25,7 @@ ast::Decl Builder::declaration(const Node& n) {
   if (n.is_type<g::alias_decl>())
     return ast::AliasDecl{ident(*n.children[0]), qualname(*n.children[1]), nullptr, module_};
   if (n.is_type<g::state_decl>()) return state(n);
+  if (n.is_type<g::enum_decl>()) return enumeration(n);
   if (n.is_type<g::rule_decl>()) return rule(n);
   if (n.is_type<g::shorthand>()) return shorthand(n);
   if (n.is_type<g::metric_decl>()) return metric(n);
@@ -129,6 +130,25 @@ ast::StateDecl Builder::state(const Node& n) {
   st.doc = doc(n);
   st.module = module_;
   return st;
+}
+
+ast::EnumDecl Builder::enumeration(const Node& n) {
+  ast::EnumDecl en;
+  en.name = ident(*n.children[0]);
+  for (size_t i = 1; i < n.children.size(); ++i) {
+    const Node& v = *n.children[i];  // enum_value: symbol, enum_value_number (integer inside)
+    ast::EnumValue value;
+    value.name = v.children[0]->string();
+    value.range = range(*v.children[0]);
+    const Node& number = *v.children[1];
+    uint64_t magnitude = integer(*number.children.back());
+    value.value = number.string_view().front() == '-' ? -static_cast<int64_t>(magnitude)
+                                                      : static_cast<int64_t>(magnitude);
+    en.values.push_back(std::move(value));
+  }
+  en.doc = doc(n);
+  en.module = module_;
+  return en;
 }
 
 ast::StateTransition Builder::transition(const Node& n) {

@@ -99,6 +99,7 @@ SEAM_WORD(kw_fentry, "fentry");
 SEAM_WORD(kw_fexit, "fexit");
 SEAM_WORD(kw_perf, "perf");
 SEAM_WORD(kw_interval, "interval");
+SEAM_WORD(kw_enum, "enum");
 #undef SEAM_WORD
 
 #define SEAM_PUNCT(name, text, ...)           \
@@ -261,6 +262,17 @@ struct point_decl : seq<tok<kw_point>, must<tok<ident>>, must<tok<equals>>, must
 
 struct alias_decl : seq<tok<kw_alias>, must<tok<ident>>, must<tok<equals>>, must<tok<qualname>>> {};
 
+// `enum cudaMemcpyKind (cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1)`: named values of
+// an integer field (`kind: cudaMemcpyKind`). `enum` is a keyword only at the start of a declaration.
+struct enum_value_number : seq<opt<one<'-'>>, integer> {
+  static constexpr const char* what = "an integer";
+};
+struct enum_value : seq<tok<symbol>, must<tok<equals>>, must<tok<enum_value_number>>> {
+  static constexpr const char* what = "a value 'NAME = INTEGER'";
+};
+struct enum_decl : seq<tok<kw_enum>, tok<ident>, must<tok<lparen>>, must<enum_value>,
+                       star<tok<comma>, must<enum_value>>, must<tok<rparen>>> {};
+
 struct scope : sor<kw_thread, kw_process> {
   static constexpr const char* what = "'thread' or 'process'";
 };
@@ -330,13 +342,14 @@ struct shorthand : seq<tok<qualname>, at<shorthand_ahead>, opt<lead_compare>, st
                        opt<group_clause>> {};
 
 struct decl : sor<module_decl, use_decl, library_decl, span_decl, point_decl, alias_decl, state_decl,
-                  rule_decl, metric_decl, output_decl, route_decl, shorthand> {
+                  rule_decl, metric_decl, output_decl, route_decl, enum_decl, shorthand> {
   static constexpr const char* what = "a declaration";
 };
 
 // What starts a declaration at the beginning of a line: where parse_file resumes after an error.
 struct decl_start : sor<kw_module, kw_use, kw_library, kw_span, kw_point, kw_alias, kw_state, kw_rule,
-                        kw_metric, kw_output, kw_route, seq<ident, shorthand_ahead>> {};
+                        kw_metric, kw_output, kw_route, seq<kw_enum, tok<ident>, tok<lparen>>,
+                        seq<ident, shorthand_ahead>> {};
 
 // What parse_file runs, one declaration at a time (so that it can recover between them).
 struct one_decl : must<decl> {};

@@ -26,7 +26,8 @@ using Selector = pt::selector<
         g::probe_kretprobe, g::probe_fentry, g::probe_fexit, g::probe_perf, g::probe_interval, g::probe_bare,
         g::callsite, g::offset, g::perf_at, g::perf_every, g::key, g::pair, g::pair_begin, g::pair_end,
         g::args, g::results, g::param, g::metric_count, g::metric_sum, g::metric_hist, g::by_clause,
-        g::output_stdout, g::output_json, g::output_webhook, g::output_format, g::lead_compare>,
+        g::output_stdout, g::output_json, g::output_webhook, g::output_format, g::lead_compare,
+        g::enum_decl, g::enum_value, g::enum_value_number>,
     pt::fold_one::on<g::compare, g::and_expr, g::or_expr>>;
 
 }  // namespace

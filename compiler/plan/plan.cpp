@@ -145,6 +145,7 @@ void to_json(nlohmann::json& j, const Plan& p) {
                      {"rules", p.rules},         {"records", p.records},         {"ringbuf_map", p.ringbuf_map},
                      {"drops_map", p.drops_map}, {"ringbuf_bytes", p.ringbuf_bytes},
                      {"metrics", p.metrics},     {"windows", p.windows}};
+  if (!p.enums.empty()) j["enums"] = p.enums;
 }
 
 void from_json(const nlohmann::json& j, Plan& p) {
@@ -158,6 +159,7 @@ void from_json(const nlohmann::json& j, Plan& p) {
   j.at("ringbuf_bytes").get_to(p.ringbuf_bytes);
   if (j.contains("metrics")) j.at("metrics").get_to(p.metrics);
   if (j.contains("windows")) j.at("windows").get_to(p.windows);
+  if (j.contains("enums")) j.at("enums").get_to(p.enums);
 }
 
 }  // namespace seam::plan

@@ -3,6 +3,7 @@
 // the checked AST; codegen turns it into BPF C; the runtime attaches what it names and decodes
 // records with its layout alone (to_json/from_json below), never with rule-specific code.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -172,6 +173,8 @@ struct Plan {
   std::string ringbuf_map = "seam_events";
   std::string drops_map = "seam_drops";  // per-CPU array indexed by rule id: failed reserves
   uint32_t ringbuf_bytes = 1u << 22;
+  // Enum name -> value -> name, for the fields whose enum_name is set (from the modules' `enum`s).
+  std::map<std::string, std::map<int64_t, std::string>> enums;
 };
 
 const char* to_string(AttachKind k);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "compiler/stdlib_gen/naming.hpp"
+
 namespace seam::stdlib_gen {
 
 namespace {
@@ -107,10 +109,12 @@ std::string write_module(const ModuleParts& parts) {
   out += "# The library that defines the functions.\n";
   out += "library " + parts.library_alias + " = " + quoted(parts.library_pattern) + "\n";
   for (const CEnum& e : parts.enums) {
-    std::string values;
+    if (seam_identifier(e.name) != e.name) continue;  // its fields are typed as integers
+    out += "\n# enum " + e.name + ": outputs print the fields typed with it by these names.\n";
+    out += "enum " + e.name + " (";
     for (size_t i = 0; i < e.values.size(); ++i)
-      values += (i ? ", " : "") + e.values[i].first + "=" + std::to_string(e.values[i].second);
-    out += "\n" + wrap_comment("enum " + e.name + ": " + values, "# ", "#   ");
+      out += std::string(i ? ",\n    " : "\n    ") + e.values[i].first + " = " + std::to_string(e.values[i].second);
+    out += ")\n";
   }
   for (const GeneratedSpan& span : parts.spans) out += "\n" + write_span(span, parts.library_alias);
   return out;

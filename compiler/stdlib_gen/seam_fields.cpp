@@ -39,9 +39,11 @@ std::string scalar_type(const CType& type, const std::string& snake_name) {
       return "ptr";
     case CTypeKind::Bool:
       return "bool";
-    // A C enum without a declared type is int or unsigned int, as the compiler picks: read as i32,
-    // which is also what error codes compare against. A declared type keeps its signedness.
+    // A C enum without a declared type is int or unsigned int, as the compiler picks: typed with
+    // the enum (the module declares it; seam reads it as i32, prints it by name). A declared type
+    // of another size keeps that size and signedness.
     case CTypeKind::Enum:
+      if (type.size == 4 && seam_identifier(type.enum_name) == type.enum_name) return type.enum_name;
       return integer_type(type.size, type.size == 4 || type.is_signed);
     case CTypeKind::Integer:
       if (type.size == 8 && !type.is_signed && looks_like_byte_count(snake_name)) return "bytes";
@@ -107,7 +109,8 @@ SeamFields seam_fields_of(const CFunction& function) {
   Assigner registers(out);
   auto note_enum = [&](const CType& t) {
     if (t.kind == CTypeKind::Enum) out.enums.push_back(t.enum_name);
-    return t.kind == CTypeKind::Enum ? "enum " + t.enum_name : std::string();
+    bool typed = t.kind == CTypeKind::Enum && t.size == 4 && seam_identifier(t.enum_name) == t.enum_name;
+    return t.kind == CTypeKind::Enum && !typed ? "enum " + t.enum_name : std::string();
   };
 
   const CType& result = function.result;

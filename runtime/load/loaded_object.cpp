@@ -242,6 +242,18 @@ AttachResult LoadedObject::attach_uprobe(const std::string& program, const std::
   return add_link({Link{link, -1}});
 }
 
+AttachResult LoadedObject::attach_usdt(const std::string& program, const std::string& binary_path,
+                                       const std::string& provider, const std::string& name, pid_t pid) {
+  std::string what = "attach usdt '" + program + "' to " + binary_path + ":" + provider + ":" + name +
+                     (pid >= 0 ? " pid " + std::to_string(pid) : "");
+  SEAM_FIND_PROGRAM(prog, program, what);
+  CaptureLibbpf quiet(nullptr);  // the error value says it all
+  bpf_link* link =
+      bpf_program__attach_usdt(prog, pid, binary_path.c_str(), provider.c_str(), name.c_str(), nullptr);
+  if (!link) return failed(what, errno);
+  return add_link({Link{link, -1}});
+}
+
 AttachResult LoadedObject::attach_tracepoint(const std::string& program, const std::string& category,
                                              const std::string& name) {
   std::string what = "attach tracepoint '" + program + "' to " + category + ":" + name;

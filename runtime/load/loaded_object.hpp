@@ -62,6 +62,10 @@ class LoadedObject {
   // Through a uprobe_multi link where the kernel has them (fast detach), else a perf event.
   AttachResult attach_uprobe(const std::string& program, const std::string& binary_path, uint64_t file_offset,
                              bool retprobe, pid_t pid = -1);
+  // A USDT probe (provider:name) in `binary_path`, every site of it; libbpf reads the notes,
+  // sets up the argument specs bpf_usdt_arg reads and the semaphore. pid -1: every process.
+  AttachResult attach_usdt(const std::string& program, const std::string& binary_path,
+                           const std::string& provider, const std::string& name, pid_t pid = -1);
   AttachResult attach_tracepoint(const std::string& program, const std::string& category,
                                  const std::string& name);
   AttachResult attach_raw_tracepoint(const std::string& program, const std::string& name);

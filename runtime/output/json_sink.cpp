@@ -4,6 +4,8 @@
 #include <fcntl.h>
 #include <string.h>
 
+#include <cctype>
+
 #include "runtime/output/format.hpp"
 #include "runtime/output/json_text.hpp"
 
@@ -73,6 +75,12 @@ void append_stack(std::string& out, const AlertStack& stack) {
   out.push_back(']');
 }
 
+// An enum-typed field whose value has a name (a value the enum does not name stays a number).
+bool is_enum_name(const AlertField& f) {
+  return !f.enum_name.empty() && !f.text.empty() &&
+         (std::isalpha(static_cast<unsigned char>(f.text[0])) || f.text[0] == '_');
+}
+
 }  // namespace
 
 void append_alert_json(std::string& out, const Alert& a) {
@@ -114,7 +122,10 @@ void append_alert_json(std::string& out, const Alert& a) {
   out.push_back('{');
   for (size_t k = 0; k < a.fields.size(); ++k) {
     append_field_key(out, a.fields[k], k == 0);
-    append_field_value(out, a.fields[k].value);
+    if (is_enum_name(a.fields[k]))
+      append_string(out, a.fields[k].text);  // "kind":"cudaMemcpyHostToDevice"
+    else
+      append_field_value(out, a.fields[k].value);
   }
   out.push_back('}');
   for (const auto& stack : a.stacks) append_stack(out, stack);

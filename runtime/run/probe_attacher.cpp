@@ -2,6 +2,9 @@
 
 #include "runtime/elf/elf_file.hpp"
 #include "runtime/elf/resolve.hpp"
+#include "runtime/elf/usdt_notes.hpp"
+
+#include <algorithm>
 
 namespace seam::runtime {
 
@@ -68,14 +71,14 @@ size_t ProbeAttacher::attach_library_file(int library, const discover::LibraryFi
     if (a.library == library && object_.is_loaded(a.program) &&
         (a.kind == plan::AttachKind::Uprobe || a.kind == plan::AttachKind::Uretprobe))
       mine.push_back(&a);
-  if (mine.empty()) return 0;
+  size_t count = attach_usdt_probes(library, file);
+  if (mine.empty()) return report_attached(file, count, {});
   auto elf = elf::ElfFile::open(file.path_for_attach);
   if (!elf) {
     Notice n{plan::Severity::Warning, "library-unreadable", "cannot read " + file.display_path + ": " + elf.error(), {}, 0};
     notice_(std::move(n));
-    return 0;
+    return report_attached(file, count, {});
   }
-  size_t count = 0;
   std::vector<std::string> slow;
   for (const plan::Attachment* a : mine) {
     for (const std::string& symbol : a->symbols) {
@@ -101,6 +104,43 @@ size_t ProbeAttacher::attach_library_file(int library, const discover::LibraryFi
       }
     }
   }
+  return report_attached(file, count, slow);
+}
+
+size_t ProbeAttacher::attach_usdt_probes(int library, const discover::LibraryFile& file) {
+  std::vector<const plan::Attachment*> usdt;
+  for (const plan::Attachment& a : plan_.attachments)
+    if (a.library == library && object_.is_loaded(a.program) && a.kind == plan::AttachKind::Usdt)
+      usdt.push_back(&a);
+  if (usdt.empty()) return 0;
+  // Only files whose notes declare the probe: a library pattern also matches files without it.
+  auto notes = elf::read_usdt_notes(file.path_for_attach);
+  if (!notes) {
+    notice_(Notice{plan::Severity::Warning, "library-unreadable",
+                   "cannot read the USDT notes of " + file.display_path + ": " + notes.error(), {}, 0});
+    return 0;
+  }
+  size_t count = 0;
+  for (const plan::Attachment* a : usdt) {
+    bool declared = std::any_of(notes->begin(), notes->end(), [&](const elf::UsdtNote& n) {
+      return n.provider == a->category && n.name == a->name;
+    });
+    if (!declared || !done_.insert({a->program + ":" + a->category + ":" + a->name, file.dev, file.ino, 0}).second)
+      continue;
+    AttachResult r = object_.attach_usdt(a->program, file.path_for_attach, a->category, a->name);
+    if (!r.ok) {
+      report_failure(*a, "usdt " + a->category + ":" + a->name + " in " + file.display_path, r.error);
+      continue;
+    }
+    ++count;
+    ++attached_;
+    live_.insert(a->program);
+  }
+  return count;
+}
+
+size_t ProbeAttacher::report_attached(const discover::LibraryFile& file, size_t count,
+                                      const std::vector<std::string>& slow) {
   if (count == 0) return 0;  // e.g. an interpreter binary that links its runtime dynamically
   std::string pids;
   for (size_t i = 0; i < file.pids.size() && i < 5; ++i) pids += (i ? "," : " pid ") + std::to_string(file.pids[i]);

@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "compiler/plan/plan.hpp"
 #include "runtime/discover/library_file.hpp"
@@ -34,6 +35,10 @@ class ProbeAttacher {
  private:
   std::string rules_of(const plan::Attachment& a) const;
   void report_failure(const plan::Attachment& a, const std::string& what, const std::string& error);
+  size_t attach_usdt_probes(int library, const discover::LibraryFile& file);
+  // The "attached" notice for `count` probes on `file` (none when 0), and slow-probe warnings.
+  size_t report_attached(const discover::LibraryFile& file, size_t count,
+                         const std::vector<std::string>& slow);
 
   const plan::Plan& plan_;
   LoadedObject& object_;

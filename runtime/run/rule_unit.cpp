@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "runtime/load/features.hpp"
+#include "runtime/output/plan_enums.hpp"
 #include "runtime/output/shared_sink.hpp"
 
 namespace seam::runtime {
@@ -32,6 +33,7 @@ std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, Unit
   const plan::Plan& plan = unit->build_->plan;
   PipelineOptions options;
   options.symbolizer = context.symbols->function();
+  options.enum_namer = plan_enum_namer(plan);
   options.identify = context.identify;
   std::vector<std::unique_ptr<Sink>> sinks;
   for (const auto& s : context.sinks) sinks.push_back(std::make_unique<SharedSink>(s));

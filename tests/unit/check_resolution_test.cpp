@@ -135,7 +135,9 @@ TEST(CheckResolution, FieldTypesComeFromDeclarations) {
   EXPECT_EQ(binary(*mid.rhs).lhs->type.kind, ast::TypeKind::Str);
   const ast::Binary& low = binary(*mid.lhs);
   EXPECT_EQ(binary(*low.lhs).lhs->type, ast::Type::integer(64, false, ast::Unit::Bytes));
-  EXPECT_EQ(binary(*low.rhs).lhs->type, ast::Type::integer(32, true));
+  ast::Type cuda_error = ast::Type::integer(32, true);  // `ret: cudaError`, a C enum
+  cuda_error.enum_name = "cudaError";
+  EXPECT_EQ(binary(*low.rhs).lhs->type, cuda_error);
   EXPECT_EQ(name_ref(*binary(*low.rhs).lhs).kind, ast::RefKind::EventField);
 }
 

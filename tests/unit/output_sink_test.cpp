@@ -133,7 +133,7 @@ TEST(OutputJsonSink, AlertShapeParsesBack) {
                            {"ret", -2},
                            {"ok", true},
                            {"note", "two words"},
-                           {"err", 2}};
+                           {"err", "cudaErrorMemoryAllocation"}};  // an enum value by its name
   EXPECT_EQ(j["fields"], fields);
   ASSERT_EQ(j["ustack"].size(), 3u);
   EXPECT_EQ(j["ustack"][0], (nlohmann::json{{"addr", "0x7f3a2c01d2a0"},

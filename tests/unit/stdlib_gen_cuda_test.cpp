@@ -17,20 +17,23 @@ TEST(StdlibGenCuda, MemcpyFunctionsHaveNamedTypedArgumentsAndPassTheChecker) {
   const std::string& text = result.module_text;
   for (const char* expected : {
            "library cudart = \"libcudart.so*\"\n",
-           "# enum cudaMemcpyKind: cudaMemcpyHostToHost=0, cudaMemcpyHostToDevice=1, "
-           "cudaMemcpyDeviceToHost=2,\n",
+           "enum cudaMemcpyKind (\n"
+           "    cudaMemcpyHostToHost = 0,\n"
+           "    cudaMemcpyHostToDevice = 1,\n"
+           "    cudaMemcpyDeviceToHost = 2,\n",
+           "enum cudaError (\n    cudaSuccess = 0,\n",
            "span memcpy = cudart:cudaMemcpy\n"
-           "    (dst: ptr,      # Destination memory address\n"
-           "     src: ptr,      # Source memory address\n"
-           "     count: bytes,  # Size in bytes to copy\n"
-           "     kind: i32)     # enum cudaMemcpyKind. Type of transfer\n"
-           "    -> (ret: i32)   # enum cudaError\n",
+           "    (dst: ptr,              # Destination memory address\n"
+           "     src: ptr,              # Source memory address\n"
+           "     count: bytes,          # Size in bytes to copy\n"
+           "     kind: cudaMemcpyKind)  # Type of transfer\n"
+           "    -> (ret: cudaError)\n",
            "span memcpy_async = cudart:cudaMemcpyAsync\n"
-           "    (dst: ptr,      # Destination memory address\n",
-           "     count: bytes,  # Size in bytes to copy\n"
-           "     kind: i32,     # enum cudaMemcpyKind. Type of transfer\n"
-           "     stream: ptr)   # Stream identifier\n"
-           "    -> (ret: i32)   # enum cudaError\n",
+           "    (dst: ptr,              # Destination memory address\n",
+           "     count: bytes,          # Size in bytes to copy\n"
+           "     kind: cudaMemcpyKind,  # Type of transfer\n"
+           "     stream: ptr)           # Stream identifier\n"
+           "    -> (ret: cudaError)\n",
            "span memcpy_2d_async = cudart:cudaMemcpy2DAsync\n",
        })
     EXPECT_NE(text.find(expected), std::string::npos) << "missing:\n" << expected << "\nin:\n" << text;

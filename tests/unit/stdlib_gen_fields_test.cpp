@@ -100,13 +100,17 @@ TEST(StdlibGenFields, ResultTypes) {
   CFunction f = void_function();
   f.result.kind = CTypeKind::Enum;
   f.result.size = 4;
-  f.result.is_signed = false;  // an enum of non-negative values: still read as i32
+  f.result.is_signed = false;  // an enum of non-negative values: still a C enum, typed with it
   f.result.enum_name = "err";
   SeamFields fields = seam_fields_of(f);
   ASSERT_TRUE(fields.result.has_value());
-  EXPECT_EQ(fields.result->type, "i32");
-  EXPECT_EQ(fields.result->comment, "enum err");
+  EXPECT_EQ(fields.result->type, "err");
+  EXPECT_EQ(fields.result->comment, "");
   EXPECT_EQ(fields.enums, std::vector<std::string>{"err"});
+  f.result.enum_name = "state";  // a seam reserved word cannot name the type: an integer, said in the comment
+  fields = seam_fields_of(f);
+  EXPECT_EQ(fields.result->type, "i32");
+  EXPECT_EQ(fields.result->comment, "enum state");
   f.result.kind = CTypeKind::Void;
   EXPECT_FALSE(seam_fields_of(f).result.has_value());
 }
