@@ -15,9 +15,9 @@ namespace seam::build {
 
 namespace {
 
-const char* const kEmbeddedHeaders[] = {"seam_prelude.h",    "seam_record.h", "bpf_helpers.h",
-                                        "bpf_helper_defs.h", "bpf_tracing.h", "bpf_core_read.h",
-                                        "bpf_endian.h",      "seam_rules.h",  "usdt.bpf.h"};
+const char* const kEmbeddedHeaders[] = {
+    "seam_prelude.h",  "seam_record.h", "bpf_helpers.h", "bpf_helper_defs.h", "bpf_tracing.h",
+    "bpf_core_read.h", "bpf_endian.h",  "seam_rules.h",  "usdt.bpf.h",        "seam_fd.h"};
 
 bool write_file(const std::filesystem::path& path, std::string_view text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);

@@ -75,6 +75,7 @@ plan::RuleCheck Lowerer::rule_check(const ast::RuleDecl& rule, uint32_t rule_id,
     check.fills.push_back({f, std::move(source)});
   };
   const ast::EventDecl* event = rule.resolved_event;
+  if (event && event->is_span && event_sites(*event).keyed) check.thread_slot = begin_thread_slot(*event);
   if (event && event->is_span) {
     plan::Value d;
     d.kind = plan::ValueKind::Duration;
@@ -90,7 +91,8 @@ plan::RuleCheck Lowerer::rule_check(const ast::RuleDecl& rule, uint32_t rule_id,
       unit = field_unit(ref.field->type.type);
     }
     if (v.kind == plan::ValueKind::Duration) unit = plan::FieldUnit::Ns;
-    if (v.kind == plan::ValueKind::Comm) return;  // in the header
+    if (v.kind == plan::ValueKind::Comm || (v.kind == plan::ValueKind::BeginThread && v.name == "comm"))
+      return;  // in the header
     add(name, v, type, unit);
   };
   if (rule.alert)

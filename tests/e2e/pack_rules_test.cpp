@@ -230,6 +230,32 @@ TEST_F(PackRules, NvidiaIoctlKprobeRuleIsReportedUnavailableAndTheFallbacksStayS
   expect_unavailable_names(plan::Feature::Kprobe, "nvidia_ioctl_slow");
 }
 
+// The pack's nvidia rules with the 1 ms bound cut to 0, so that fast ioctls on a file named like
+// an NVIDIA device show what the fallbacks' filters (fd_is, the command's type byte) let through.
+std::string nvidia_rules_without_bound(const TempDir& dir) {
+  std::string text = read_file(pack_unlimited(dir, "nvidia.seam"));
+  for (size_t at = text.find("duration > 1ms"); at != std::string::npos; at = text.find("duration > 1ms", at))
+    text.replace(at, 14, "duration >= 0ns");
+  return dir.write("nvidia.seam", text);
+}
+
+TEST_F(PackRules, NvidiaIoctlFallbacksCountOnlyNvidiaCommandsOnNvidiaDeviceFiles) {
+  SEAM_REQUIRE_ROOT();
+  TempDir files;
+  // 7 'F' ioctls on "other", 7 'T' ioctls on "nvidiactl", then the 7 that match.
+  Workload w = pack_workload_args({"nvioctl", "7", files.path()});
+  start({nvidia_rules_without_bound(dir_)});
+  w.run();
+  std::vector<nlohmann::json> libc = wait_alerts("ioctl_slow_libc", w.pid(), 7);
+  std::vector<nlohmann::json> sys = wait_alerts("ioctl_slow_syscall", w.pid(), 7);
+  EXPECT_EQ(libc.size(), 7u) << seam_->stderr_text();
+  EXPECT_EQ(sys.size(), 7u) << seam_->stderr_text();
+  for (const nlohmann::json& a : libc) {
+    EXPECT_EQ(a["fields"].value("cmd", 0u), 0xC010462Au) << a.dump();  // _IOWR('F', 0x2a, char[16])
+    EXPECT_EQ(a["fields"].value("cmd_nr", 0), 0x2a) << a.dump();
+  }
+}
+
 // ---------------------------------------------------------------- malloc.seam
 
 // Python calling the fixture libcudart's cudaMalloc COUNT times with SIZE bytes; the fixture
@@ -487,6 +513,48 @@ TEST_F(PackRules, PageFaultStormFiresForAProcessFaultingFast) {
   ASSERT_GE(alerts.size(), 1u) << seam_->stderr_text();
   EXPECT_GT(alerts[0]["fields"].value("value", 0), 100000) << alerts[0].dump();
   EXPECT_EQ(window_alerts_of(*seam_, "page_fault_storm", quiet.pid()).size(), 0u);
+}
+
+// ---------------------------------------------------------------- offcpu.seam
+
+// Two busy threads pinned to one CPU: each waits, runnable, while the other runs its slice.
+Workload preempted_pair(const std::string& a, const std::string& b) {
+  return pack_workload_args({"preempt", "1500", a, b});
+}
+
+TEST_F(PackRules, OffcpuP99FiresForInferenceThreadsPreemptedOnOneCpu) {
+  SEAM_REQUIRE_ROOT();
+  // The same contention for threads not named like inference threads must not count.
+  Workload quiet = preempted_pair("batchjob", "batchjob");
+  Workload loud = preempted_pair("python3", "python3");
+  start({pack_unlimited(dir_, "offcpu.seam")});
+  quiet.run();
+  loud.run();
+  wait_until([&] { return !window_alerts_of(*seam_, "offcpu_p99", loud.pid()).empty(); }, seconds(10));
+  std::vector<nlohmann::json> alerts = window_alerts_of(*seam_, "offcpu_p99", loud.pid());
+  ASSERT_GE(alerts.size(), 1u) << seam_->stderr_text();
+  EXPECT_GT(alerts[0]["fields"].value("value_ns", 0), 100'000) << alerts[0].dump();
+  EXPECT_EQ(alerts[0]["fields"].value("comm", ""), "python3") << alerts[0].dump();
+  EXPECT_EQ(window_alerts_of(*seam_, "offcpu_p99", quiet.pid()).size(), 0u);
+}
+
+// At the switch back in, the CPU runs the thread leaving it; the span's pid, tid and comm must
+// still be the preempted thread's (saved at the switch-out), so prev_pid (read there) is its tid.
+TEST_F(PackRules, OffcpuSpanReportsThePreemptedThreadNotTheOneLeavingTheCpu) {
+  SEAM_REQUIRE_ROOT();
+  std::string rules = dir_.write("seen.seam",
+                                 "use sched\n"
+                                 "rule seen on sched.offcpu where prev_state == 0 and comm == \"seamspin\"\n"
+                                 "  alert info \"off {duration}\" with prev_pid\n");
+  Workload w = preempted_pair("seamspin", "seamother");
+  start({rules});
+  w.run();
+  std::vector<nlohmann::json> alerts = wait_alerts("seen", w.pid(), 3);
+  ASSERT_GE(alerts.size(), 3u) << seam_->stderr_text();
+  for (const nlohmann::json& a : alerts) {
+    EXPECT_EQ(a.value("comm", ""), "seamspin") << a.dump();
+    EXPECT_EQ(a["fields"].value("prev_pid", 0), a.value("tid", -1)) << a.dump();
+  }
 }
 
 // ---------------------------------------------------------------- nccl.seam
