@@ -557,6 +557,26 @@ TEST_F(PackRules, OffcpuSpanReportsThePreemptedThreadNotTheOneLeavingTheCpu) {
   }
 }
 
+// sched_wakeup has no struct of its own (its class's is trace_event_raw_sched_wakeup_template):
+// runq reads its fields by name. The workload's main thread wakes the thread waiting on the
+// mutex; the span is keyed by the woken thread and its builtin tid is the waker's.
+TEST_F(PackRules, RunqReadsTheWakeupThroughItsEventClassStruct) {
+  SEAM_REQUIRE_ROOT();
+  Workload w = pack_workload("futex", "20");
+  std::string rules =
+      dir_.write("runq.seam", "use sched\nrule rq on sched.runq where tid == " + std::to_string(w.pid()) +
+                                  " alert info \"woken\" with prio, target_cpu, next_pid\n");
+  start({rules});
+  w.run();
+  std::vector<nlohmann::json> alerts = wait_alerts("rq", w.pid(), 1);
+  ASSERT_GE(alerts.size(), 1u) << seam_->stderr_text();
+  for (const nlohmann::json& a : alerts) {
+    EXPECT_EQ(a["fields"].value("prio", 0), 120) << a.dump();  // a normal thread at nice 0
+    EXPECT_GE(a["fields"].value("target_cpu", -1), 0) << a.dump();
+    EXPECT_NE(a["fields"].value("next_pid", 0), w.pid()) << a.dump();  // the waiter, not main
+  }
+}
+
 // ---------------------------------------------------------------- nccl.seam
 
 // Python calling the fixture libnccl's ncclAllReduce, which blocks for `ms` milliseconds.
