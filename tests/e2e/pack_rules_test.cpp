@@ -598,6 +598,30 @@ std::string nccl_rules_with_short_bound(const TempDir& dir) {
   return dir.write("nccl.seam", text);
 }
 
+// nccl's computed `bytes`: count times the size of the datatype, from the module's table.
+TEST_F(PackRules, NcclBytesIsCountTimesTheDatatypesSize) {
+  SEAM_REQUIRE_ROOT();
+  Workload w(
+      {test_python(), "-c",
+       "import ctypes, sys\n"
+       "lib = ctypes.CDLL(sys.argv[1])\n"
+       "print('ready', flush=True); sys.stdin.readline()\n"
+       "for dt in (7, 9, 4, 42): lib.ncclAllReduce(None, None, ctypes.c_size_t(3), dt, 0, None, None)\n"
+       "print('done', flush=True)\n",
+       fixture("libnccl.so.2")});
+  std::string rules = dir_.write(
+      "bytes.seam", "use nccl\nrule ar on nccl.all_reduce alert info \"{bytes}\" with datatype, bytes\n");
+  start({rules});
+  ASSERT_TRUE(seam_->wait_for_notice("attached", "libnccl.so.2", seconds(10))) << seam_->stderr_text();
+  w.run();
+  std::vector<nlohmann::json> alerts = wait_alerts("ar", w.pid(), 4);
+  ASSERT_EQ(alerts.size(), 4u) << seam_->stderr_text();
+  std::map<int, int> bytes;  // datatype -> bytes: float32 4, bfloat16 2, int64 8, unknown 0
+  for (const nlohmann::json& a : alerts)
+    bytes[a["fields"].value("datatype", -1)] = a["fields"].value("bytes_bytes", -1);
+  EXPECT_EQ(bytes, (std::map<int, int>{{4, 24}, {7, 12}, {9, 6}, {42, 0}}));
+}
+
 TEST_F(PackRules, NcclHangFiresWhileTheCollectiveIsStillInFlight) {
   SEAM_REQUIRE_ROOT();
   Workload w = python_all_reduce(8000);
