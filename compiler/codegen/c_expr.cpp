@@ -129,6 +129,15 @@ std::string c_value(const plan::Value& v, const ExprContext& ctx) {
   return "0ULL";
 }
 
+std::string c_copy_name(const std::string& dst, const plan::Value& v, const ExprContext& ctx) {
+  if (v.kind == plan::ValueKind::BeginThread && v.name == "comm" && ctx.in_span_end)
+    return "__builtin_memcpy(" + dst + ", &sv->s[" + std::to_string(v.index + 2) + "], 16)";
+  // Through a helper: the verifier refuses loads from a context pointer that was moved.
+  if (v.kind == plan::ValueKind::TpField && v.type == plan::FieldType::Str && v.element < 0)
+    return "bpf_probe_read_kernel(" + dst + ", 16, &ctx->" + checked_identifier(v.name) + ")";
+  return {};
+}
+
 std::string c_condition(const plan::Cond& c, const ExprContext& ctx) {
   auto cmp = [&](const char* op) {
     std::string cast = c.is_signed ? "(__s64)" : "(__u64)";
@@ -147,14 +156,14 @@ std::string c_condition(const plan::Cond& c, const ExprContext& ctx) {
     case plan::CondOp::Ge: return cmp(">=");
     case plan::CondOp::StrEq:
     case plan::CondOp::StrPrefix: {
-      bool begin_comm = c.lhs.kind == plan::ValueKind::BeginThread && c.lhs.name == "comm" && ctx.in_span_end;
-      if ((c.lhs.kind != plan::ValueKind::Comm && !begin_comm) || c.rhs.kind != plan::ValueKind::StrConst)
-        throw std::logic_error("string comparison other than comm with a constant");
+      std::string copy = c_copy_name("_n", c.lhs, ctx);
+      if ((c.lhs.kind != plan::ValueKind::Comm && copy.empty()) || c.rhs.kind != plan::ValueKind::StrConst)
+        throw std::logic_error("string comparison other than a name with a constant");
       size_t len = c.rhs.str_value.size() > 16 ? 16 : c.rhs.str_value.size();
-      if (begin_comm)
-        return "seam_buf_match((const char *)&sv->s[" + std::to_string(c.lhs.index + 2) + "], " +
+      if (!copy.empty())
+        return "({ char _n[16] = {}; " + copy + "; seam_buf_match(_n, " +
                c_string_literal(c.rhs.str_value.substr(0, len)) + ", " + std::to_string(len) + ", " +
-               (c.op == plan::CondOp::StrPrefix ? "1" : "0") + ")";
+               (c.op == plan::CondOp::StrPrefix ? "1" : "0") + "); })";
       return "seam_comm_match(" + c_string_literal(c.rhs.str_value.substr(0, len)) + ", " + std::to_string(len) +
              ", " + (c.op == plan::CondOp::StrPrefix ? "1" : "0") + ")";
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include "compiler/codegen/c_escape.hpp"
 #include "compiler/codegen/c_expr.hpp"
@@ -67,8 +68,8 @@ std::string metric_update(const plan::Program& p, int index, const ExprContext& 
     std::string field = "k.l" + std::to_string(i);
     if (u.labels[i].kind == plan::ValueKind::Comm)
       labels += "\t\tbpf_get_current_comm(" + field + ", sizeof(" + field + "));\n";
-    else if (u.labels[i].kind == plan::ValueKind::BeginThread && u.labels[i].name == "comm")
-      labels += "\t\t__builtin_memcpy(" + field + ", &sv->s[" + std::to_string(u.labels[i].index + 2) + "], 16);\n";
+    else if (std::string copy = c_copy_name(field, u.labels[i], ctx); !copy.empty())
+      labels += "\t\t" + copy + ";\n";
     else
       labels += "\t\t" + field + " = (__u64)" + c_value(u.labels[i], ctx) + ";\n";
   }
@@ -117,6 +118,10 @@ std::string fills(const plan::RuleCheck& rule, const ExprContext& ctx) {
                                             {"bytes", std::to_string(frames * 8)},
                                             {"flags", user ? "BPF_F_USER_STACK" : "0"},
                                             {"frame0", saved_ip ? "\t\t\t\tst[1] = sv->ip;\n" : ""}});
+    } else if (f.field.type == plan::FieldType::Str) {  // a name: 16 bytes
+      std::string copy = c_copy_name("rec + " + std::to_string(f.field.offset), f.source, ctx);
+      if (copy.empty()) throw std::logic_error("a string field with nothing to copy");
+      out += "\t\t\t" + copy + ";\n";
     } else {
       out += fragment("fill_scalar.c.tmpl",
                       {{"offset", std::to_string(f.field.offset)}, {"value", c_value(f.source, ctx)}});

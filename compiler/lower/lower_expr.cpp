@@ -129,6 +129,11 @@ plan::Value Lowerer::field_value(const ast::EventDecl& event, const ast::FieldDe
   if (field.is_result) return direct_field(es.end_kind, field, element);
   plan::Value at_begin = direct_field(es.begin_kind, field, element);
   if (!at_end) return at_begin;
+  if (at_begin.type == plan::FieldType::Str) {  // would need 16 bytes of the in-flight value
+    unsupported(field.name.range,
+                "string field '" + field.name.name + "' is readable at a span's end only (after `->`)");
+    return plan::Value{};
+  }
   plan::Value saved;
   saved.kind = plan::ValueKind::Saved;
   saved.type = at_begin.type;

@@ -90,6 +90,7 @@ void Lowerer::lower_metric(const ast::MetricDecl& decl) {
     } else if (const ast::FieldDecl* f = find_field(*event, label.name)) {
       v = field_value(*event, *f, true);
       l.type = v.type;
+      if (l.type == plan::FieldType::Str) l.size = 16;
     } else {
       // pid, tid, cgroup; container and pod are derived from the cgroup in user space.
       ast::NameRef ref;

@@ -67,6 +67,8 @@ plan::RuleCheck Lowerer::rule_check(const ast::RuleDecl& rule, uint32_t rule_id,
     if (type == plan::FieldType::UStack || type == plan::FieldType::KStack) {
       uint32_t frames = type == plan::FieldType::UStack ? options_.ustack_frames : options_.kstack_frames;
       f.size = 8 + 8 * frames;
+    } else if (type == plan::FieldType::Str) {
+      f.size = 16;  // a name (a tracepoint's char array)
     } else {
       f.size = 8;  // every scalar travels as 8 bytes; `type` says how to read and print it
     }

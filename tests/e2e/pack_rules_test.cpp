@@ -565,7 +565,8 @@ TEST_F(PackRules, RunqReadsTheWakeupThroughItsEventClassStruct) {
   Workload w = pack_workload("futex", "20");
   std::string rules =
       dir_.write("runq.seam", "use sched\nrule rq on sched.runq where tid == " + std::to_string(w.pid()) +
-                                  " alert info \"woken\" with prio, target_cpu, next_pid\n");
+                                  " and next_comm startswith \"pack_work\" alert info \"woken\""
+                                  " with prio, target_cpu, next_pid, next_comm\n");
   start({rules});
   w.run();
   std::vector<nlohmann::json> alerts = wait_alerts("rq", w.pid(), 1);
@@ -574,6 +575,7 @@ TEST_F(PackRules, RunqReadsTheWakeupThroughItsEventClassStruct) {
     EXPECT_EQ(a["fields"].value("prio", 0), 120) << a.dump();  // a normal thread at nice 0
     EXPECT_GE(a["fields"].value("target_cpu", -1), 0) << a.dump();
     EXPECT_NE(a["fields"].value("next_pid", 0), w.pid()) << a.dump();  // the waiter, not main
+    EXPECT_EQ(a["fields"].value("next_comm", ""), "pack_workload") << a.dump();
   }
 }
 

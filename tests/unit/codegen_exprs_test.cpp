@@ -21,11 +21,7 @@ TEST(CodegenExprs, ArithmeticBindsTighterThanComparisonAndMasksShifts) {
       "rule r on nvidia.ioctl_call where (cmd >> 8) & 0xff == 0x46 and cmd % 3 + 1 > 1 alert info \"x\"\n");
   ASSERT_EQ(c.diagnostics, "");
   std::string ret = only_program(c, plan::AttachKind::Uretprobe);
-  EXPECT_NE(
-      ret.find(
-          ">> ((__u64)(8LL) & 63)) & (__u64)(255LL)) == (__u64)(70LL)"),
-      std::string::npos)
-      << ret;
+  EXPECT_NE(ret.find(">> ((__u64)(8LL) & 63)) & (__u64)(255LL)) == (__u64)(70LL)"), std::string::npos) << ret;
   EXPECT_NE(ret.find("% (__u64)(3LL)"), std::string::npos) << ret;
 }
 
@@ -62,9 +58,8 @@ TEST(CodegenExprs, FdIsIncludesTheHelperAndTheKernelTypesItReads) {
       compile_text("use nvidia\nrule r on nvidia.ioctl_call where fd_is(fd, \"nvidia*\") alert info \"x\"\n");
   ASSERT_EQ(c.diagnostics, "");
   EXPECT_NE(c.generated.c_source.find("#include \"seam_fd.h\""), std::string::npos);
-  EXPECT_NE(
-      c.generated.c_source.find("seam_fd_name_match(((__s64)(__s32)(sv->s[0])), \"nvidia\", 6, 1)"),
-      std::string::npos)
+  EXPECT_NE(c.generated.c_source.find("seam_fd_name_match(((__s64)(__s32)(sv->s[0])), \"nvidia\", 6, 1)"),
+            std::string::npos)
       << c.generated.c_source;
   for (const char* t : {"struct task_struct", "struct fdtable", "struct file", "struct dentry"})
     EXPECT_NE(std::find(c.lowered.kernel_types.begin(), c.lowered.kernel_types.end(), t),
@@ -94,6 +89,28 @@ TEST(CodegenExprs, KeyedPairsReportTheThreadThatBeganThem) {
   Compiled call = compile_text("use cuda\nrule r on cuda.malloc where pid == 7 alert info \"x\"\n");
   EXPECT_EQ(call.generated.c_source.find("pid_tgid;\n\t\tbpf_map_update"), std::string::npos);
   EXPECT_EQ(call.generated.c_source.find("h->pid ="), std::string::npos);
+}
+
+TEST(CodegenExprs, NamesFromATracepointAreComparedAndCarriedAs16Bytes) {
+  Compiled c = compile_text(
+      "use sched\n"
+      "metric woken on sched.runq where next_comm startswith \"py\" hist duration by next_comm\n"
+      "rule r on sched.runq where next_comm == \"python3\" alert info \"{next_comm}\"\n");
+  ASSERT_EQ(c.diagnostics, "");
+  EXPECT_NE(c.generated.c_source.find(
+                "bpf_probe_read_kernel(_n, 16, &ctx->next_comm); seam_buf_match(_n, \"python3\", 7, 0)"),
+            std::string::npos)
+      << c.generated.c_source;
+  EXPECT_NE(c.generated.c_source.find("bpf_probe_read_kernel(k.l0, 16, &ctx->next_comm);"),
+            std::string::npos);
+  const plan::Record& r = c.lowered.plan.records.at(0);
+  ASSERT_EQ(r.fields.size(), 2u);
+  EXPECT_EQ(r.fields[1].type, plan::FieldType::Str);
+  EXPECT_EQ(r.fields[1].size, 16u);
+  EXPECT_NE(c.generated.c_source.find("bpf_probe_read_kernel(rec + " + std::to_string(r.fields[1].offset) +
+                                      ", 16, &ctx->next_comm);"),
+            std::string::npos);
+  EXPECT_EQ(c.lowered.plan.metrics.at(0).labels.at(0).size, 16u);
 }
 
 }  // namespace
