@@ -16,6 +16,19 @@ static __always_inline int seam_comm_match(const char *lit, int len, int prefix)
 	return prefix || len >= 16;
 }
 
+/* The same test on a saved name (a keyed span's begin thread, 16 bytes). */
+static __always_inline int seam_buf_match(const char *buf, const char *lit, int len, int prefix)
+{
+#pragma unroll
+	for (int i = 0; i < 16; i++) {
+		if (i >= len)
+			return prefix || buf[i] == 0;
+		if (buf[i] != lit[i])
+			return 0;
+	}
+	return prefix || len >= 16;
+}
+
 static __always_inline int seam_state_held(void *map, __u32 key)
 {
 	return bpf_map_lookup_elem(map, &key) != 0;
@@ -52,3 +65,4 @@ __u64 seam_metric_zero[2 + 64];
 /* seam's own process, set by the loader: its own syscalls, page faults and switches are not
  * what an operator asked about, and reporting them would feed back into the output. */
 const volatile __u64 seam_self_tgid = 0;
+

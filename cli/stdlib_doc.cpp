@@ -100,6 +100,7 @@ std::string cell(const std::string& text) {
 // "result: 0 or an error" for a result, the doc comment alone for an argument.
 std::string field_note(const ast::FieldDecl& f) {
   std::string doc = paragraph(f.doc);
+  if (f.computed) doc = "`= " + std::string(f.computed->range.text()) + "`" + (doc.empty() ? "" : ": " + doc);
   if (!f.is_result) return doc;
   return doc.empty() ? "result" : "result: " + doc;
 }
@@ -116,8 +117,9 @@ void event_section(std::ostringstream& out, const std::string& module, const ast
   }
   out << "| field | type | unit | |\n|---|---|---|---|\n";
   for (const ast::FieldDecl& f : e.fields)
-    out << "| `" << f.name.name << "` | " << f.type.name.name << " | " << unit_of(f.type) << " | "
-        << cell(field_note(f)) << " |\n";
+    out << "| `" << f.name.name << "` | " << f.type.name.name
+        << (f.type.array_len ? "[" + std::to_string(f.type.array_len) + "]" : "") << " | " << unit_of(f.type)
+        << " | " << cell(field_note(f)) << " |\n";
   if (e.is_span) out << "| `duration` | duration | ns | end minus begin |\n";
   out << "\n";
 }

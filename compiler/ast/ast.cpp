@@ -71,4 +71,10 @@ std::string to_string(const Type& t) {
   return "?";
 }
 
+const char* to_string(BinaryOp op) {
+  static const char* const kNames[] = {"or", "and", "==", "!=", "<", "<=", ">", ">=", "startswith", "+",
+                                       "-",  "*",   "/",  "%",  "<<", ">>", "&", "^", "|"};
+  return kNames[static_cast<int>(op)];
+}
+
 }  // namespace seam::ast

@@ -50,6 +50,7 @@ struct Type {
 struct TypeName {
   Ident name;
   Type type;  // filled by the parser for known keywords; Unknown otherwise (checker reports)
+  uint32_t array_len = 0;  // `u64[6]`: an array of 6 (tracepoint fields only); 0: a scalar
 };
 
 // ---------------------------------------------------------------- expressions
@@ -95,10 +96,15 @@ struct NameRef {
   const EventDecl* event = nullptr;  // OtherEvent: the correlated event
   const MetricDecl* metric = nullptr;
   std::string builtin;  // Builtin: its name
+  int64_t index = -1;   // `args[1]`: the element of an array field; -1 when not indexed
+  SourceRange index_range;
 };
 
 enum class UnaryOp { Not, Neg };
-enum class BinaryOp { Or, And, Eq, Ne, Lt, Le, Gt, Ge, StartsWith };
+enum class BinaryOp { Or, And, Eq, Ne, Lt, Le, Gt, Ge, StartsWith, Add, Sub, Mul, Div, Mod, Shl, Shr, BitAnd, BitXor, BitOr };
+// Add .. BitOr: integer arithmetic (the rest are conditions).
+inline bool is_arithmetic(BinaryOp op) { return op >= BinaryOp::Add; }
+const char* to_string(BinaryOp op);  // "+", "<<", ...
 
 struct Unary {
   UnaryOp op;
@@ -115,9 +121,16 @@ struct Call {
   ExprPtr window;  // the `over DURATION` that follows the call, if any
 };
 
+// `[1B, 1B, 4B][datatype]`: the entry at a computed index (0 when past the end), for small
+// lookups such as the size of a datatype. Entries are number literals of one unit.
+struct Table {
+  std::vector<ExprPtr> entries;
+  ExprPtr index;
+};
+
 struct Expr {
   SourceRange range;
-  std::variant<IntLit, StrLit, BoolLit, NameRef, Unary, Binary, Call> node;
+  std::variant<IntLit, StrLit, BoolLit, NameRef, Unary, Binary, Call, Table> node;
   Type type;  // set by the checker
 };
 
@@ -161,6 +174,9 @@ struct FieldDecl {
   int index = 0;            // argument position (0-based) for args; 0 for the return value
   bool is_result = false;   // declared after `->`
   std::string doc;          // trailing `#` comment, if any, for docs/stdlib.md
+  // `bytes: bytes = count * [...][datatype]`: computed from the event's other fields, not read
+  // from an argument (takes no argument position). Shared: FieldDecls are copied.
+  std::shared_ptr<Expr> computed;
 };
 
 struct ModuleDecl {

@@ -14,6 +14,7 @@
 #include <memory>
 
 #include "compiler/build/content_hash.hpp"
+#include "compiler/build/tracepoint_class.hpp"
 
 namespace seam::build {
 
@@ -133,8 +134,10 @@ const char* kHeaderEnd =
     "#endif\n"
     "#endif /* __SEAM_KERNEL_TYPES_H__ */\n";
 
-// Dumps the types `ids` (and their dependencies, once each) between the header guards.
-std::string dump(const btf* b, const std::vector<int>& ids, std::string* error) {
+// Dumps the types `ids` (and their dependencies, once each) between the header guards, then
+// `extra` (the names of tracepoint structs that belong to an event class).
+std::string dump(const btf* b, const std::vector<int>& ids, std::string* error,
+                 const std::string& extra = {}) {
   std::string body;
   std::unique_ptr<btf_dump, DumpDeleter> d(btf_dump__new(b, append_printf, &body, nullptr));
   if (!d) {
@@ -147,7 +150,7 @@ std::string dump(const btf* b, const std::vector<int>& ids, std::string* error) 
       return {};
     }
   }
-  return kHeaderStart + body + kHeaderEnd;
+  return kHeaderStart + body + extra + kHeaderEnd;
 }
 
 }  // namespace
@@ -158,15 +161,23 @@ std::string kernel_types_header(const std::vector<std::string>& type_names, std:
   std::vector<int> ids;
   for (const std::string& name : kBaseKernelTypes)  // optional: not every kernel has all
     if (int id = find_type(b.get(), name); id > 0) ids.push_back(id);
+  std::string class_names;
   for (const std::string& name : type_names) {
     int id = find_type(b.get(), name);
+    if (id < 0 && name.rfind("trace_event_raw_", 0) == 0) {
+      // An event of a class: its struct is the class's, under the name the program uses.
+      id = find_tracepoint_class(b.get(), name.substr(16), error);
+      if (id < 0) return {};
+      class_names += "#define " + name + " " +
+                     btf__name_by_offset(b.get(), btf__type_by_id(b.get(), id)->name_off) + "\n";
+    }
     if (id < 0) {
       if (error) *error = "'" + name + "' is not a type in this kernel's BTF";
       return {};
     }
     ids.push_back(id);
   }
-  return dump(b.get(), ids, error);
+  return dump(b.get(), ids, error, class_names);
 }
 
 std::string full_kernel_types_header(std::string* error) {

@@ -72,6 +72,10 @@ class Checker {
   void check_span_key(Table& t, ast::EventDecl& e, ast::Expr& key);
   bool resolve_call(ExprContext& ctx, ast::Expr& e, ast::Call& call);
   void resolve_name(ExprContext& ctx, ast::Expr& e, ast::NameRef& ref);
+  void check_index(ast::Expr& e, ast::NameRef& ref, uint32_t array_len);
+  void check_arithmetic(ast::Expr& e, ast::Binary& b);
+  void check_table(ExprContext& ctx, ast::Expr& e, ast::Table& table);
+  void check_fd_is(ExprContext& ctx, ast::Expr& e, ast::Call& call);
   void check_binary(ExprContext& ctx, ast::Expr& e, ast::Binary& b);
   void check_never_fires(const ast::RuleDecl& r, const ast::Expr& where);
 

@@ -146,6 +146,20 @@ void Checker::check_event(Table& t, ast::EventDecl& e) {
       check_probe(t, p);
       if (p.key) check_span_key(t, e, *p.key);
     }
+  // Computed fields: an integer expression over the event's other fields, of the declared unit.
+  for (ast::FieldDecl& f : e.fields) {
+    if (!f.computed) continue;
+    ExprContext ctx;
+    ctx.table = &t;
+    ctx.event = &e;
+    check_expr(ctx, *f.computed);
+    const ast::Type& got = f.computed->type;
+    if (got.kind == TypeKind::Unknown) continue;
+    if (got.kind != TypeKind::Int || got.unit != f.type.type.unit)
+      diags_.error(
+          Code::TypeMismatch, f.computed->range,
+          "field '" + f.name.name + "' is " + describe(f.type.type) + ", but this is " + describe(got));
+  }
 }
 
 void Checker::check_state(Table& t, ast::StateDecl& s) {

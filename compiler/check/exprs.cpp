@@ -165,7 +165,12 @@ void Checker::resolve_name(ExprContext& ctx, ast::Expr& e, ast::NameRef& ref) {
       ref.kind = ast::RefKind::EventField;
       ref.field = f;
       e.type = f->type.type;
+      check_index(e, ref, f->type.array_len);
       return;
+    }
+    if (ref.index >= 0) {
+      check_index(e, ref, 0);
+      ref.index = -1;
     }
     if (name == "duration" || name == "pending") {
       if (!ev.is_span) {
@@ -231,8 +236,184 @@ void Checker::resolve_name(ExprContext& ctx, ast::Expr& e, ast::NameRef& ref) {
   d.hints.push_back(fields_hint(ev));
 }
 
+// `args[1]` needs an array field and an index within it; an array field needs an index.
+void Checker::check_index(ast::Expr& e, ast::NameRef& ref, uint32_t array_len) {
+  std::string name = ref.name.str();
+  if (ref.index < 0) {
+    if (array_len == 0) return;
+    diags_
+        .error(Code::BadIndex, e.range,
+               "'" + name + "' is an array of " + std::to_string(array_len) + ": read one element")
+        .hints.push_back("e.g. `" + name + "[0]`");
+    e.type = Type{};
+    return;
+  }
+  if (array_len == 0) {
+    diags_.error(Code::BadIndex, ref.index_range, "'" + name + "' is not an array")
+        .hints.push_back("write `" + name + "` without an index");
+    e.type = Type{};
+    return;
+  }
+  if (static_cast<uint64_t>(ref.index) >= array_len) {
+    diags_
+        .error(Code::BadIndex, ref.index_range,
+               "index " + std::to_string(ref.index) + " is past the end of '" + name + "' (" +
+                   std::to_string(array_len) + " elements)")
+        .hints.push_back("indexes run from 0 to " + std::to_string(array_len - 1));
+    e.type = Type{};
+  }
+}
+
+// `count * 4`, `(cmd >> 8) & 0xff`: integers only. Units: + - % need the same unit on both
+// sides; * takes at most one; / of two like units is a plain number; bit operations and shifts
+// take plain numbers.
+void Checker::check_arithmetic(ast::Expr& e, ast::Binary& b) {
+  ast::Expr& l = *b.lhs;
+  ast::Expr& r = *b.rhs;
+  const char* op = ast::to_string(b.op);
+  e.type = Type{};
+  for (ast::Expr* side : {&l, &r}) {
+    if (side->type.kind == TypeKind::Unknown) return;
+    if (side->type.kind != TypeKind::Int || is_severity(side->type)) {
+      diags_.error(Code::TypeMismatch, side->range,
+                   std::string("`") + op + "` needs numbers, but this is " + describe(side->type));
+      return;
+    }
+  }
+  Unit lu = l.type.unit, ru = r.type.unit, unit = lu;
+  auto mismatch = [&](const std::string& what) { diags_.error(Code::UnitMismatch, e.range, what); };
+  switch (b.op) {
+    case ast::BinaryOp::Add:
+    case ast::BinaryOp::Sub:
+    case ast::BinaryOp::Mod:
+      if (lu != ru) {
+        ast::Expr& odd = int_literal(r) || !int_literal(l) ? r : l;
+        ast::Expr& anchor = &odd == &r ? l : r;
+        if (odd.type.unit == Unit::None && int_literal(odd)) {
+          diags_
+              .error(Code::MissingUnit, odd.range,
+                     "'" + std::string(odd.range.text()) + "' needs a unit: '" +
+                         std::string(anchor.range.text()) + "' is " + describe(anchor.type))
+              .hints.push_back(unit_example(odd, anchor.type.unit));
+        } else {
+          mismatch(std::string("`") + op + "` needs the same unit on both sides, not " + describe(l.type) +
+                   " and " + describe(r.type));
+        }
+        return;
+      }
+      break;
+    case ast::BinaryOp::Mul:
+      if (lu != Unit::None && ru != Unit::None) {
+        mismatch("cannot multiply " + describe(l.type) + " by " + describe(r.type));
+        return;
+      }
+      unit = lu != Unit::None ? lu : ru;
+      break;
+    case ast::BinaryOp::Div:
+      if (ru != Unit::None && lu != ru) {
+        mismatch("cannot divide " + describe(l.type) + " by " + describe(r.type));
+        return;
+      }
+      unit = lu == ru ? Unit::None : lu;
+      break;
+    default:  // << >> & ^ |
+      if (lu != Unit::None || ru != Unit::None) {
+        mismatch(std::string("`") + op + "` takes plain numbers, not " +
+                 describe(lu != Unit::None ? l.type : r.type));
+        return;
+      }
+      break;
+  }
+  if ((b.op == ast::BinaryOp::Div || b.op == ast::BinaryOp::Mod) && int_literal(r) && literal_value(r) == 0) {
+    diags_.error(Code::BadOperand, r.range, std::string("`") + op + "` by zero");
+    return;
+  }
+  if ((b.op == ast::BinaryOp::Shl || b.op == ast::BinaryOp::Shr) && int_literal(r) &&
+      (literal_value(r) < 0 || literal_value(r) > 63)) {
+    diags_.error(Code::BadOperand, r.range, "a shift by " + std::to_string(literal_value(r)) + " bits")
+        .hints.push_back("values are 64 bits: shift by 0 to 63");
+    return;
+  }
+  // Signed when a signed value takes part (a literal alone does not make it signed).
+  bool is_signed = (l.type.is_signed && !int_literal(l)) || (r.type.is_signed && !int_literal(r)) ||
+                   (int_literal(l) && int_literal(r));
+  e.type = Type::integer(64, is_signed, unit);
+}
+
+// `[1B, 2B, 4B][i]`: entries of one unit, a plain-number index.
+void Checker::check_table(ExprContext& ctx, ast::Expr& e, ast::Table& table) {
+  if (!table.index) return;
+  check_expr(ctx, *table.index);
+  Unit unit = Unit::None;
+  for (size_t i = 0; i < table.entries.size(); ++i) {
+    ast::Expr& entry = *table.entries[i];
+    unit = i == 0 ? std::get<ast::IntLit>(entry.node).unit : unit;
+    entry.type = Type::integer(64, true, std::get<ast::IntLit>(entry.node).unit);
+    if (entry.type.unit != unit) {
+      diags_
+          .error(Code::UnitMismatch, entry.range,
+                 "table entries need one unit, but this is " + describe(entry.type))
+          .hints.push_back("the first entry is " + describe(table.entries[0]->type));
+      return;
+    }
+  }
+  const Type& it = table.index->type;
+  if (it.kind != TypeKind::Unknown && (it.kind != TypeKind::Int || it.unit != Unit::None)) {
+    diags_.error(Code::TypeMismatch, table.index->range,
+                 "a table index must be a plain number, not " + describe(it));
+    return;
+  }
+  e.type = Type::integer(64, false, unit);
+}
+
+// `fd_is(fd, "nvidia*")`: the current process's file descriptor names a file (the last part of
+// its path) equal to the string, or starting with it when it ends with `*`.
+void Checker::check_fd_is(ExprContext& ctx, ast::Expr& e, ast::Call& call) {
+  e.type = bool_type();
+  if (call.window) diags_.error(Code::TypeMismatch, call.window->range, "`fd_is` takes no window");
+  if (call.args.size() != 2 || !call.args[0] || !call.args[1]) {
+    diags_.error(Code::TypeMismatch, call.function.range,
+                 "`fd_is` takes a file descriptor and a name: fd_is(fd, \"nvidia*\")");
+    return;
+  }
+  check_expr(ctx, *call.args[0]);
+  const Type& fd = call.args[0]->type;
+  if (fd.kind != TypeKind::Unknown && (fd.kind != TypeKind::Int || fd.unit != Unit::None))
+    diags_.error(Code::TypeMismatch, call.args[0]->range,
+                 "`fd_is` needs a file descriptor (an integer), not " + describe(fd));
+  const auto* name = std::get_if<ast::StrLit>(&call.args[1]->node);
+  if (!name) {
+    diags_.error(Code::TypeMismatch, call.args[1]->range,
+                 "`fd_is` needs a constant name: \"nvidiactl\" or \"nvidia*\"");
+    return;
+  }
+  call.args[1]->type = Type::of(TypeKind::Str);
+  size_t star = name->value.find('*');
+  if (name->value.empty() || name->value.size() > 32 ||
+      (star != std::string::npos && star + 1 != name->value.size()))
+    diags_.error(Code::BadOperand, call.args[1]->range,
+                 "`fd_is` matches a name of 1 to 32 bytes, with `*` only at the end");
+}
+
 void Checker::check_binary(ExprContext& ctx, ast::Expr& e, ast::Binary& b) {
   if (!b.lhs || !b.rhs) return;
+  if (ast::is_arithmetic(b.op)) {
+    if (ctx.place == Place::When || ctx.place == Place::Route) {
+      diags_.error(Code::TypeMismatch, e.range,
+                   "arithmetic is only for event values, in `where` and metrics");
+      return;
+    }
+    if (ctx.place == Place::While) {
+      e.type = bool_type();
+      diags_.error(Code::NotBoolean, e.range, "`while` takes states combined with and, or, not")
+          .hints.push_back("move comparisons to `where`");
+      return;
+    }
+    check_expr(ctx, *b.lhs);
+    check_expr(ctx, *b.rhs);
+    check_arithmetic(e, b);
+    return;
+  }
   bool logical = b.op == ast::BinaryOp::And || b.op == ast::BinaryOp::Or;
   if (ctx.place == Place::While && !logical) {
     e.type = bool_type();
@@ -366,7 +547,13 @@ void Checker::check_expr(ExprContext& ctx, ast::Expr& e) {
           }
         } else if constexpr (std::is_same_v<T, ast::Binary>) {
           check_binary(ctx, e, node);
+        } else if constexpr (std::is_same_v<T, ast::Table>) {
+          check_table(ctx, e, node);
         } else if constexpr (std::is_same_v<T, ast::Call>) {
+          if (node.function.name == "fd_is" && ctx.place == Place::Where) {
+            check_fd_is(ctx, e, node);
+            return;
+          }
           if (ctx.place != Place::When) {
             diags_
                 .error(Code::UnknownFunction, node.function.range,

@@ -1,5 +1,7 @@
 #include "compiler/codegen/c_expr.hpp"
 
+#include <algorithm>
+#include <iterator>
 #include <stdexcept>
 
 #include "compiler/codegen/c_escape.hpp"
@@ -73,7 +75,27 @@ std::string c_value(const plan::Value& v, const ExprContext& ctx) {
     case plan::ValueKind::Ret:
       if (ctx.context != ContextKind::PtRegs) throw std::logic_error("return value outside a return probe");
       return widen("PT_REGS_RC(ctx)", v.type);
-    case plan::ValueKind::TpField: return widen("ctx->" + checked_identifier(v.name), v.type);
+    case plan::ValueKind::TpField:
+      return widen("ctx->" + checked_identifier(v.name) + (v.element >= 0 ? "[" + std::to_string(v.element) + "]" : ""),
+                   v.type);
+    case plan::ValueKind::Table: {  // a chain of conditionals: no array on the BPF stack
+      if (v.operands.empty()) throw std::logic_error("table without an index");
+      std::string out = "({ __u64 _t = (__u64)" + c_value(v.operands[0], ctx) + "; (__u64)(";
+      for (size_t i = 1; i < v.operands.size(); ++i)
+        out += "_t == " + std::to_string(i - 1) + "ULL ? (__u64)" + c_value(v.operands[i], ctx) + " : ";
+      return out + "0ULL); })";
+    }
+    case plan::ValueKind::Arith: {
+      static const char* const kOps[] = {"+", "-", "*", "/", "%", "<<", ">>", "&", "^", "|"};
+      if (v.operands.size() != 2 || std::find(std::begin(kOps), std::end(kOps), v.op) == std::end(kOps))
+        throw std::logic_error("malformed arithmetic value");
+      // Division and remainder are unsigned: BPF before cpu v4 has no signed division.
+      bool div = v.op == "/" || v.op == "%";
+      std::string cast = is_signed(v.type) && !div ? "(__s64)" : "(__u64)";
+      std::string rhs = cast + c_value(v.operands[1], ctx);
+      if (v.op == "<<" || v.op == ">>") rhs = "(" + rhs + " & 63)";  // C leaves wider shifts undefined
+      return "(" + cast + c_value(v.operands[0], ctx) + " " + v.op + " " + rhs + ")";
+    }
     case plan::ValueKind::Saved:
       if (!ctx.in_span_end) throw std::logic_error("saved span value read outside the span's end");
       return widen("sv->s[" + std::to_string(v.index) + "]", v.type);
@@ -85,6 +107,18 @@ std::string c_value(const plan::Value& v, const ExprContext& ctx) {
     case plan::ValueKind::Cpu: return "((__u64)bpf_get_smp_processor_id())";
     case plan::ValueKind::Time: return "now";
     case plan::ValueKind::Comm: throw std::logic_error("comm used as a number");
+    case plan::ValueKind::BeginThread: {
+      std::string slot = std::to_string(v.index);
+      if (!ctx.in_span_end) {  // saving at the begin
+        if (v.name == "pid_tgid") return "pid_tgid";
+        if (v.name == "cgroup") return "bpf_get_current_cgroup_id()";
+        throw std::logic_error("begin thread slot '" + v.name + "' is not a number");
+      }
+      if (v.name == "pid") return "(sv->s[" + slot + "] >> 32)";
+      if (v.name == "tid") return "((__u64)(__u32)sv->s[" + slot + "])";
+      if (v.name == "cgroup") return "sv->s[" + std::to_string(v.index + 1) + "]";
+      throw std::logic_error("begin thread's comm used as a number");
+    }
     case plan::ValueKind::Correlated: {
       const std::string& map = ctx.program->correlations.at(static_cast<size_t>(v.corr)).map;
       return widen("({ struct " + map + "_value *c = bpf_map_lookup_elem(&" + map + ", &tid); c ? c->s[" +
@@ -93,6 +127,15 @@ std::string c_value(const plan::Value& v, const ExprContext& ctx) {
     }
   }
   return "0ULL";
+}
+
+std::string c_copy_name(const std::string& dst, const plan::Value& v, const ExprContext& ctx) {
+  if (v.kind == plan::ValueKind::BeginThread && v.name == "comm" && ctx.in_span_end)
+    return "__builtin_memcpy(" + dst + ", &sv->s[" + std::to_string(v.index + 2) + "], 16)";
+  // Through a helper: the verifier refuses loads from a context pointer that was moved.
+  if (v.kind == plan::ValueKind::TpField && v.type == plan::FieldType::Str && v.element < 0)
+    return "bpf_probe_read_kernel(" + dst + ", 16, &ctx->" + checked_identifier(v.name) + ")";
+  return {};
 }
 
 std::string c_condition(const plan::Cond& c, const ExprContext& ctx) {
@@ -113,11 +156,23 @@ std::string c_condition(const plan::Cond& c, const ExprContext& ctx) {
     case plan::CondOp::Ge: return cmp(">=");
     case plan::CondOp::StrEq:
     case plan::CondOp::StrPrefix: {
-      if (c.lhs.kind != plan::ValueKind::Comm || c.rhs.kind != plan::ValueKind::StrConst)
-        throw std::logic_error("string comparison other than comm with a constant");
+      std::string copy = c_copy_name("_n", c.lhs, ctx);
+      if ((c.lhs.kind != plan::ValueKind::Comm && copy.empty()) || c.rhs.kind != plan::ValueKind::StrConst)
+        throw std::logic_error("string comparison other than a name with a constant");
       size_t len = c.rhs.str_value.size() > 16 ? 16 : c.rhs.str_value.size();
+      if (!copy.empty())
+        return "({ char _n[16] = {}; " + copy + "; seam_buf_match(_n, " +
+               c_string_literal(c.rhs.str_value.substr(0, len)) + ", " + std::to_string(len) + ", " +
+               (c.op == plan::CondOp::StrPrefix ? "1" : "0") + "); })";
       return "seam_comm_match(" + c_string_literal(c.rhs.str_value.substr(0, len)) + ", " + std::to_string(len) +
              ", " + (c.op == plan::CondOp::StrPrefix ? "1" : "0") + ")";
+    }
+    case plan::CondOp::FdIs: {
+      const std::string& pattern = c.rhs.str_value;
+      bool prefix = !pattern.empty() && pattern.back() == '*';
+      std::string name = prefix ? pattern.substr(0, pattern.size() - 1) : pattern;
+      return "seam_fd_name_match(" + c_value(c.lhs, ctx) + ", " + c_string_literal(name) + ", " +
+             std::to_string(name.size()) + ", " + (prefix ? "1" : "0") + ")";
     }
     case plan::CondOp::StateHeld: {
       const plan::State& s = ctx.program->states.at(static_cast<size_t>(c.index));

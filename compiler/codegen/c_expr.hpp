@@ -21,5 +21,8 @@ const char* c_type(plan::FieldType type);
 // The value, widened to 64 bits with its signedness kept.
 std::string c_value(const plan::Value& value, const ExprContext& ctx);
 std::string c_condition(const plan::Cond& cond, const ExprContext& ctx);
+// A statement copying a 16-byte name (a saved begin comm, a tracepoint's char array) to `dst`;
+// empty for any other value.
+std::string c_copy_name(const std::string& dst, const plan::Value& value, const ExprContext& ctx);
 
 }  // namespace seam::codegen

@@ -1,7 +1,9 @@
 #include "compiler/codegen/generate.hpp"
 
+#include <algorithm>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include "compiler/codegen/c_escape.hpp"
 #include "compiler/codegen/c_expr.hpp"
@@ -66,6 +68,8 @@ std::string metric_update(const plan::Program& p, int index, const ExprContext& 
     std::string field = "k.l" + std::to_string(i);
     if (u.labels[i].kind == plan::ValueKind::Comm)
       labels += "\t\tbpf_get_current_comm(" + field + ", sizeof(" + field + "));\n";
+    else if (std::string copy = c_copy_name(field, u.labels[i], ctx); !copy.empty())
+      labels += "\t\t" + copy + ";\n";
     else
       labels += "\t\t" + field + " = (__u64)" + c_value(u.labels[i], ctx) + ";\n";
   }
@@ -83,13 +87,27 @@ std::string metric_update(const plan::Program& p, int index, const ExprContext& 
 
 std::string saves(const std::vector<plan::Value>& values, const char* var, const ExprContext& ctx) {
   std::string out;
-  for (size_t i = 0; i < values.size(); ++i)
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (values[i].kind == plan::ValueKind::BeginThread && values[i].name == "comm") {  // two slots
+      out += std::string("\t\tbpf_get_current_comm(&") + var + ".s[" + std::to_string(i) + "], 16);\n";
+      ++i;
+      continue;
+    }
     out += std::string("\t\t") + var + ".s[" + std::to_string(i) + "] = (__u64)" + c_value(values[i], ctx) + ";\n";
+  }
   return out;
 }
 
 std::string fills(const plan::RuleCheck& rule, const ExprContext& ctx) {
   std::string out;
+  if (rule.thread_slot >= 0 && ctx.in_span_end) {  // the record is about the thread that began the span
+    std::string k = std::to_string(rule.thread_slot);
+    out += "\t\t\t{\n\t\t\t\tstruct seam_record_header *h = (struct seam_record_header *)rec;\n"
+           "\t\t\t\th->pid = (__u32)(sv->s[" + k + "] >> 32);\n\t\t\t\th->tid = (__u32)sv->s[" + k +
+           "];\n\t\t\t\th->cgroup = sv->s[" + std::to_string(rule.thread_slot + 1) +
+           "];\n\t\t\t\t__builtin_memcpy(h->comm, &sv->s[" + std::to_string(rule.thread_slot + 2) +
+           "], 16);\n\t\t\t}\n";
+  }
   for (const plan::RecordFill& f : rule.fills) {
     if (f.field.type == plan::FieldType::UStack || f.field.type == plan::FieldType::KStack) {
       bool user = f.field.type == plan::FieldType::UStack;
@@ -100,6 +118,10 @@ std::string fills(const plan::RuleCheck& rule, const ExprContext& ctx) {
                                             {"bytes", std::to_string(frames * 8)},
                                             {"flags", user ? "BPF_F_USER_STACK" : "0"},
                                             {"frame0", saved_ip ? "\t\t\t\tst[1] = sv->ip;\n" : ""}});
+    } else if (f.field.type == plan::FieldType::Str) {  // a name: 16 bytes
+      std::string copy = c_copy_name("rec + " + std::to_string(f.field.offset), f.source, ctx);
+      if (copy.empty()) throw std::logic_error("a string field with nothing to copy");
+      out += "\t\t\t" + copy + ";\n";
     } else {
       out += fragment("fill_scalar.c.tmpl",
                       {{"offset", std::to_string(f.field.offset)}, {"value", c_value(f.source, ctx)}});
@@ -225,15 +247,18 @@ Generated generate(const plan::Program& program, const Options& options) {
   for (size_t pos; (pos = from.find('\n')) != std::string::npos;) from.replace(pos, 1, " ");
   bool usdt = false;
   for (const plan::Attachment& a : program.plan.attachments) usdt |= a.kind == plan::AttachKind::Usdt;
+  bool fd_names = std::find(program.kernel_types.begin(), program.kernel_types.end(), "struct fdtable") !=
+                  program.kernel_types.end();
   std::string body = sites(program, options);
   if (options.exec_notices)
     body += fragment("exec_notice.c.tmpl", {{"rule_id", std::to_string(kExecNoticeRule) + "U"}});
   Generated g;
   g.c_source = number_line_resets(fragment(
       "program.c.tmpl", {{"sources", from.empty() ? "no rules" : from},
-                         {"extra_includes", usdt ? "#include \"usdt.bpf.h\"\n#define seam_usdt_arg(ctx, n) "
+                         {"extra_includes", (usdt ? "#include \"usdt.bpf.h\"\n#define seam_usdt_arg(ctx, n) "
                                                    "({ long _v = 0; bpf_usdt_arg(ctx, n, &_v); (__u64)_v; })\n"
-                                                 : ""},
+                                                 : std::string()) +
+                                               (fd_names ? "#include \"seam_fd.h\"\n" : "")},
                          {"maps", maps(program)},
                          {"sites", body}}));
   g.layout = program.plan;

@@ -35,6 +35,8 @@ namespace seam::diag {
   X(NotASpan, "E0304", "not-a-span")                                                      \
   X(UnknownType, "E0305", "unknown-type")                                                 \
   X(NotBoolean, "E0306", "not-boolean")                                                   \
+  X(BadIndex, "E0307", "bad-index")                                                       \
+  X(BadOperand, "E0308", "bad-operand")                                                   \
   X(BadProbeTarget, "E0401", "bad-probe-target")                                          \
   X(BadSpanKey, "E0402", "bad-span-key")                                                  \
   X(BadStateTransition, "E0403", "bad-state-transition")                                  \

@@ -276,7 +276,9 @@ const EventSites& Lowerer::event_sites(const ast::EventDecl& event) {
       es.end_kind = p.kind;
     }
   }
+  for (const ast::ProbeSpec& p : event.begin) es.keyed |= event.is_span && !es.is_call && p.key != nullptr;
   for (const ast::ProbeSpec& p : event.end) {
+    es.keyed |= p.key != nullptr;
     es.end_kind = p.kind;
     int e = site_for(p, event.module, false, origin);
     if (e >= 0) es.end.push_back(e);

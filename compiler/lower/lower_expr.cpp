@@ -43,8 +43,9 @@ bool is_signed(plan::FieldType t) {
 }
 
 // How a probe of this kind exposes a field: registers (uprobes, kprobes...) or a named member.
-plan::Value direct_field(ast::ProbeKind kind, const ast::FieldDecl& field) {
+plan::Value direct_field(ast::ProbeKind kind, const ast::FieldDecl& field, int element = -1) {
   plan::Value v;
+  v.element = element;
   v.type = field_type(field.type.type);
   if (field.is_result) {
     v.kind = plan::ValueKind::Ret;
@@ -65,7 +66,7 @@ plan::Value direct_field(ast::ProbeKind kind, const ast::FieldDecl& field) {
 int slot_for(std::vector<plan::Value>& saves, const plan::Value& v) {
   for (size_t i = 0; i < saves.size(); ++i)
     if (saves[i].kind == v.kind && saves[i].index == v.index && saves[i].name == v.name &&
-        saves[i].corr == v.corr)
+        saves[i].corr == v.corr && saves[i].element == v.element)
       return static_cast<int>(i);
   saves.push_back(v);
   return static_cast<int>(saves.size() - 1);
@@ -105,17 +106,63 @@ plan::Value builtin(const std::string& name) {
 
 }  // namespace
 
-plan::Value Lowerer::field_value(const ast::EventDecl& event, const ast::FieldDecl& field, bool at_end) {
+plan::Value Lowerer::field_value(const ast::EventDecl& event, const ast::FieldDecl& field, bool at_end,
+                                 int element) {
+  if (field.computed) {
+    if (computing_.count(&field)) {
+      unsupported(field.name.range, "field '" + field.name.name + "' is computed from itself");
+      return plan::Value{};
+    }
+    computing_.insert(&field);
+    ast::RuleDecl on_event;
+    on_event.resolved_event = &event;
+    plan::Value v = expr_value(*field.computed, on_event, -1);
+    computing_.erase(&field);
+    return v;
+  }
   const EventSites& es = event_sites(event);
-  if (!event.is_span) return direct_field(es.begin_kind, field);
-  if (field.is_result) return direct_field(es.end_kind, field);
-  plan::Value at_begin = direct_field(es.begin_kind, field);
+  if (element >= 0 && es.begin_kind != ast::ProbeKind::Tracepoint) {
+    unsupported(field.name.range, "array field '" + field.name.name + "' is only readable from a tracepoint");
+    return plan::Value{};
+  }
+  if (!event.is_span) return direct_field(es.begin_kind, field, element);
+  if (field.is_result) return direct_field(es.end_kind, field, element);
+  plan::Value at_begin = direct_field(es.begin_kind, field, element);
   if (!at_end) return at_begin;
+  if (at_begin.type == plan::FieldType::Str) {  // would need 16 bytes of the in-flight value
+    unsupported(field.name.range,
+                "string field '" + field.name.name + "' is readable at a span's end only (after `->`)");
+    return plan::Value{};
+  }
   plan::Value saved;
   saved.kind = plan::ValueKind::Saved;
   saved.type = at_begin.type;
   saved.index = slot_for(program.spans[static_cast<size_t>(es.span)].saves, at_begin);
   return saved;
+}
+
+int Lowerer::begin_thread_slot(const ast::EventDecl& event) {
+  const EventSites& es = event_sites(event);
+  plan::Span& span = program.spans[static_cast<size_t>(es.span)];
+  if (span.thread_slot >= 0) return span.thread_slot;
+  span.thread_slot = static_cast<int>(span.saves.size());
+  for (const char* what : {"pid_tgid", "cgroup", "comm", "comm"}) {  // comm: 16 bytes, two slots
+    plan::Value v;
+    v.kind = plan::ValueKind::BeginThread;
+    v.name = what;
+    v.index = span.thread_slot;
+    span.saves.push_back(v);
+  }
+  return span.thread_slot;
+}
+
+plan::Value Lowerer::begin_thread_value(const ast::EventDecl& event, const std::string& builtin) {
+  plan::Value v;
+  v.kind = plan::ValueKind::BeginThread;
+  v.name = builtin;
+  v.index = begin_thread_slot(event);
+  v.type = builtin == "comm" ? plan::FieldType::Str : plan::FieldType::U64;
+  return v;
 }
 
 plan::Value Lowerer::key_value(const ast::EventDecl& event, const ast::Expr& key, ast::ProbeKind probe_kind) {
@@ -133,7 +180,8 @@ plan::Value Lowerer::key_value(const ast::EventDecl& event, const ast::Expr& key
 plan::Value Lowerer::name_value(const ast::NameRef& ref, const ast::RuleDecl& rule, int correlation) {
   switch (ref.kind) {
     case ast::RefKind::EventField:
-      if (ref.field && rule.resolved_event) return field_value(*rule.resolved_event, *ref.field, true);
+      if (ref.field && rule.resolved_event)
+        return field_value(*rule.resolved_event, *ref.field, true, static_cast<int>(ref.index));
       break;
     case ast::RefKind::Builtin: {
       if (ref.builtin == "pending") {
@@ -141,11 +189,17 @@ plan::Value Lowerer::name_value(const ast::NameRef& ref, const ast::RuleDecl& ru
                     "`pending` is checked by scanning spans in flight, which this build does not do yet");
         break;
       }
+      const ast::EventDecl* event = rule.resolved_event;
+      if (event &&
+          (ref.builtin == "pid" || ref.builtin == "tid" || ref.builtin == "cgroup" ||
+           ref.builtin == "comm") &&
+          event_sites(*event).keyed)
+        return begin_thread_value(*event, ref.builtin);
       return builtin(ref.builtin);
     }
     case ast::RefKind::OtherEvent:
       if (ref.field && ref.event && correlation >= 0) {
-        plan::Value inner = field_value(*ref.event, *ref.field, true);
+        plan::Value inner = field_value(*ref.event, *ref.field, true, static_cast<int>(ref.index));
         plan::Value v;
         v.kind = plan::ValueKind::Correlated;
         v.corr = correlation;
@@ -160,6 +214,42 @@ plan::Value Lowerer::name_value(const ast::NameRef& ref, const ast::RuleDecl& ru
   plan::Value zero;
   zero.kind = plan::ValueKind::Const;
   return zero;
+}
+
+plan::Value Lowerer::expr_value(const ast::Expr& e, const ast::RuleDecl& rule, int correlation) {
+  plan::Value v;
+  if (const auto* i = std::get_if<ast::IntLit>(&e.node)) {
+    v.int_value = i->value;
+    v.type = plan::FieldType::I64;
+  } else if (const auto* s = std::get_if<ast::StrLit>(&e.node)) {
+    v.kind = plan::ValueKind::StrConst;
+    v.str_value = s->value;
+    v.type = plan::FieldType::Str;
+  } else if (const auto* r = std::get_if<ast::NameRef>(&e.node)) {
+    v = name_value(*r, rule, correlation);
+  } else if (const auto* u = std::get_if<ast::Unary>(&e.node); u && u->op == ast::UnaryOp::Neg) {
+    if (const auto* lit = std::get_if<ast::IntLit>(&u->operand->node)) {
+      v.int_value = -lit->value;
+      v.type = plan::FieldType::I64;
+    } else {  // 0 - x
+      v.kind = plan::ValueKind::Arith;
+      v.op = "-";
+      v.type = plan::FieldType::I64;
+      v.operands.push_back(plan::Value{});
+      v.operands.push_back(expr_value(*u->operand, rule, correlation));
+    }
+  } else if (const auto* t = std::get_if<ast::Table>(&e.node)) {
+    v.kind = plan::ValueKind::Table;
+    v.operands.push_back(expr_value(*t->index, rule, correlation));
+    for (const ast::ExprPtr& entry : t->entries) v.operands.push_back(expr_value(*entry, rule, correlation));
+  } else if (const auto* b = std::get_if<ast::Binary>(&e.node); b && ast::is_arithmetic(b->op)) {
+    v.kind = plan::ValueKind::Arith;
+    v.op = ast::to_string(b->op);
+    v.type = e.type.is_signed ? plan::FieldType::I64 : plan::FieldType::U64;
+    v.operands.push_back(expr_value(*b->lhs, rule, correlation));
+    v.operands.push_back(expr_value(*b->rhs, rule, correlation));
+  }
+  return v;
 }
 
 plan::Cond Lowerer::condition(const ast::Expr& expr, const ast::RuleDecl& rule, int correlation) {
@@ -183,6 +273,15 @@ plan::Cond Lowerer::condition(const ast::Expr& expr, const ast::RuleDecl& rule, 
     c.lhs = name_value(*ref, rule, correlation);
     return c;
   }
+  if (const auto* call = std::get_if<ast::Call>(&expr.node); call && call->function.name == "fd_is") {
+    c.op = plan::CondOp::FdIs;
+    c.lhs = expr_value(*call->args.at(0), rule, correlation);
+    c.rhs = expr_value(*call->args.at(1), rule, correlation);
+    for (const char* type :
+         {"struct task_struct", "struct files_struct", "struct fdtable", "struct file", "struct dentry"})
+      program.kernel_types.push_back(type);
+    return c;
+  }
   const auto* bin = std::get_if<ast::Binary>(&expr.node);
   if (!bin) return c;
   if (bin->op == ast::BinaryOp::And || bin->op == ast::BinaryOp::Or) {
@@ -191,26 +290,8 @@ plan::Cond Lowerer::condition(const ast::Expr& expr, const ast::RuleDecl& rule, 
     c.kids.push_back(condition(*bin->rhs, rule, correlation));
     return c;
   }
-  auto operand = [&](const ast::Expr& e) {
-    plan::Value v;
-    if (const auto* i = std::get_if<ast::IntLit>(&e.node)) {
-      v.int_value = i->value;
-      v.type = plan::FieldType::I64;
-    } else if (const auto* s = std::get_if<ast::StrLit>(&e.node)) {
-      v.kind = plan::ValueKind::StrConst;
-      v.str_value = s->value;
-      v.type = plan::FieldType::Str;
-    } else if (const auto* r = std::get_if<ast::NameRef>(&e.node)) {
-      v = name_value(*r, rule, correlation);
-    } else if (const auto* u = std::get_if<ast::Unary>(&e.node);
-               u && u->op == ast::UnaryOp::Neg && std::holds_alternative<ast::IntLit>(u->operand->node)) {
-      v.int_value = -std::get<ast::IntLit>(u->operand->node).value;
-      v.type = plan::FieldType::I64;
-    }
-    return v;
-  };
-  c.lhs = operand(*bin->lhs);
-  c.rhs = operand(*bin->rhs);
+  c.lhs = expr_value(*bin->lhs, rule, correlation);
+  c.rhs = expr_value(*bin->rhs, rule, correlation);
   bool strings = c.lhs.type == plan::FieldType::Str || c.rhs.type == plan::FieldType::Str;
   if (strings) {
     // Keep the task's name on the left: the generated helper compares a buffer with a constant.

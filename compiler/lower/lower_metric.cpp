@@ -69,12 +69,13 @@ void Lowerer::lower_metric(const ast::MetricDecl& decl) {
   as_rule.resolved_event = event;
   as_rule.range = decl.range;
   if (decl.where) update.when = condition(*decl.where, as_rule, -1);
-  if (decl.value)
-    if (const auto* ref = std::get_if<ast::NameRef>(&decl.value->node)) {
-      update.value = name_value(*ref, as_rule, -1);
-      if (ref->field) m.unit = field_unit(ref->field->type.type);
-      if (update.value.kind == plan::ValueKind::Duration) m.unit = plan::FieldUnit::Ns;
-    }
+  if (decl.value) {
+    update.value = expr_value(*decl.value, as_rule, -1);
+    m.unit = field_unit(decl.value->type);
+    if (const auto* ref = std::get_if<ast::NameRef>(&decl.value->node); ref && ref->field)
+      m.unit = field_unit(ref->field->type.type);
+    if (update.value.kind == plan::ValueKind::Duration) m.unit = plan::FieldUnit::Ns;
+  }
   uint32_t offset = 8;  // u32 other, u32 pad
   for (const ast::Ident& label : decl.by) {
     plan::MetricLabel l;
@@ -85,9 +86,11 @@ void Lowerer::lower_metric(const ast::MetricDecl& decl) {
       l.type = plan::FieldType::Str;
       l.size = 16;
       v.kind = plan::ValueKind::Comm;
+      if (event->is_span && event_sites(*event).keyed) v = begin_thread_value(*event, "comm");
     } else if (const ast::FieldDecl* f = find_field(*event, label.name)) {
       v = field_value(*event, *f, true);
       l.type = v.type;
+      if (l.type == plan::FieldType::Str) l.size = 16;
     } else {
       // pid, tid, cgroup; container and pod are derived from the cgroup in user space.
       ast::NameRef ref;

@@ -3,6 +3,7 @@
 // lower.cpp (events, sites, states, correlations), lower_expr.cpp (expressions to kernel
 // predicates) and record_layout.cpp (what each rule's record carries).
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 
@@ -19,6 +20,7 @@ struct EventSites {
   int span = -1;           // index into Program::spans
   ast::ProbeKind begin_kind = ast::ProbeKind::Call;
   ast::ProbeKind end_kind = ast::ProbeKind::Call;
+  bool keyed = false;  // a begin..end pair matched by a `key`: begin and end run on different threads
 };
 
 class Lowerer {
@@ -40,10 +42,18 @@ class Lowerer {
 
   // ---- lower_expr.cpp
   // The kernel value of a field of `event` read at one of its sites (`at_end`: after completion).
-  plan::Value field_value(const ast::EventDecl& event, const ast::FieldDecl& field, bool at_end);
+  // `element` >= 0: that element of an array field.
+  plan::Value field_value(const ast::EventDecl& event, const ast::FieldDecl& field, bool at_end,
+                          int element = -1);
+  // An integer (or string constant) expression: literals, names, arithmetic.
+  plan::Value expr_value(const ast::Expr& e, const ast::RuleDecl& rule, int correlation);
   // A span's `key EXPR`: a field read directly from the probe it follows.
   plan::Value key_value(const ast::EventDecl& event, const ast::Expr& key, ast::ProbeKind probe_kind);
   plan::Value name_value(const ast::NameRef& ref, const ast::RuleDecl& rule, int correlation);
+  // Keyed pairs: the first of the 4 span slots holding the begin's thread (saved on first use).
+  int begin_thread_slot(const ast::EventDecl& event);
+  // pid, tid, cgroup or comm of the thread that began a keyed pair (`event`'s rules run at its end).
+  plan::Value begin_thread_value(const ast::EventDecl& event, const std::string& builtin);
   plan::Cond condition(const ast::Expr& expr, const ast::RuleDecl& rule, int correlation);
 
   // ---- lower_metric.cpp
@@ -72,6 +82,7 @@ class Lowerer {
   std::map<const ast::MetricDecl*, int> metrics_;
   std::map<std::string, int> libraries_;
   std::map<std::string, int> sites_;
+  std::set<const ast::FieldDecl*> computing_;  // computed fields being lowered (to stop self-reference)
 };
 
 plan::FieldType field_type(const ast::Type& type);

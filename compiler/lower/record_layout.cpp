@@ -67,6 +67,8 @@ plan::RuleCheck Lowerer::rule_check(const ast::RuleDecl& rule, uint32_t rule_id,
     if (type == plan::FieldType::UStack || type == plan::FieldType::KStack) {
       uint32_t frames = type == plan::FieldType::UStack ? options_.ustack_frames : options_.kstack_frames;
       f.size = 8 + 8 * frames;
+    } else if (type == plan::FieldType::Str) {
+      f.size = 16;  // a name (a tracepoint's char array)
     } else {
       f.size = 8;  // every scalar travels as 8 bytes; `type` says how to read and print it
     }
@@ -75,6 +77,7 @@ plan::RuleCheck Lowerer::rule_check(const ast::RuleDecl& rule, uint32_t rule_id,
     check.fills.push_back({f, std::move(source)});
   };
   const ast::EventDecl* event = rule.resolved_event;
+  if (event && event->is_span && event_sites(*event).keyed) check.thread_slot = begin_thread_slot(*event);
   if (event && event->is_span) {
     plan::Value d;
     d.kind = plan::ValueKind::Duration;
@@ -90,7 +93,8 @@ plan::RuleCheck Lowerer::rule_check(const ast::RuleDecl& rule, uint32_t rule_id,
       unit = field_unit(ref.field->type.type);
     }
     if (v.kind == plan::ValueKind::Duration) unit = plan::FieldUnit::Ns;
-    if (v.kind == plan::ValueKind::Comm) return;  // in the header
+    if (v.kind == plan::ValueKind::Comm || (v.kind == plan::ValueKind::BeginThread && v.name == "comm"))
+      return;  // in the header
     add(name, v, type, unit);
     if (ref.field && !ref.field->type.type.enum_name.empty())
       name_enum(record, name, ref.field->type.type.enum_name);

@@ -27,6 +27,7 @@ class Builder {
   ast::ExprPtr expr(const Node& n);
   ast::ExprPtr number(const Node& n);
   ast::ExprPtr binary_chain(const Node& n, ast::BinaryOp op);
+  ast::ExprPtr arithmetic_chain(const Node& n);
   ast::Ident ident(const Node& n) const;
   ast::QualName qualname(const Node& n) const;
   std::string string_value(const Node& n);

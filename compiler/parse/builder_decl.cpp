@@ -80,7 +80,14 @@ void Builder::fields(const Node& list, bool is_result, std::vector<ast::FieldDec
     f.name = ident(*p->children[0]);
     f.type.name = ident(*p->children[1]);
     f.type.type = type_of(f.type.name.name);
-    f.index = index++;
+    for (size_t i = 2; i < p->children.size(); ++i) {
+      const Node& extra = *p->children[i];
+      if (extra.is_type<grammar::array_len>())
+        f.type.array_len = static_cast<uint32_t>(integer(*extra.children[0]));
+      else  // computed: takes no argument position
+        f.computed = std::shared_ptr<ast::Expr>(expr(*extra.children[0]));
+    }
+    f.index = f.computed ? -1 : index++;
     f.is_result = is_result;
     out.push_back(std::move(f));
   }

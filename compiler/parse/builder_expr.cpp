@@ -100,7 +100,34 @@ ast::BinaryOp compare_op(std::string_view op) {
 
 }  // namespace
 
+// `a + b - c`: children alternate operand, operator, operand; the tree is left-deep.
+ast::ExprPtr Builder::arithmetic_chain(const Node& n) {
+  ast::ExprPtr lhs = expr(*n.children.front());
+  for (size_t i = 1; i + 1 < n.children.size(); i += 2) {
+    std::string_view op = n.children[i]->string_view();
+    ast::BinaryOp o = op == "*"    ? ast::BinaryOp::Mul
+                      : op == "/"  ? ast::BinaryOp::Div
+                      : op == "%"  ? ast::BinaryOp::Mod
+                      : op == "+"  ? ast::BinaryOp::Add
+                      : op == "-"  ? ast::BinaryOp::Sub
+                      : op == "<<" ? ast::BinaryOp::Shl
+                      : op == ">>" ? ast::BinaryOp::Shr
+                      : op == "&"  ? ast::BinaryOp::BitAnd
+                      : op == "^"  ? ast::BinaryOp::BitXor
+                                   : ast::BinaryOp::BitOr;
+    ast::ExprPtr rhs = expr(*n.children[i + 1]);
+    auto e = std::make_unique<ast::Expr>();
+    e->range = SourceRange::join(lhs->range, rhs->range);
+    e->node = ast::Binary{o, std::move(lhs), std::move(rhs)};
+    lhs = std::move(e);
+  }
+  return lhs;
+}
+
 ast::ExprPtr Builder::expr(const Node& n) {
+  if (n.is_type<g::product>() || n.is_type<g::sum>() || n.is_type<g::shifted>() || n.is_type<g::bit_and>() ||
+      n.is_type<g::bit_xor>() || n.is_type<g::bit_or>())
+    return arithmetic_chain(n);
   if (n.is_type<g::or_expr>()) return binary_chain(n, ast::BinaryOp::Or);
   if (n.is_type<g::and_expr>()) return binary_chain(n, ast::BinaryOp::And);
   if (n.is_type<g::number>()) return number(n);
@@ -134,6 +161,17 @@ ast::ExprPtr Builder::expr(const Node& n) {
         call.args.push_back(expr(*n.children[i]));
     }
     e->node = std::move(call);
+  } else if (n.is_type<g::table>()) {
+    ast::Table table;
+    for (size_t i = 0; i + 1 < n.children.size(); ++i) table.entries.push_back(number(*n.children[i]));
+    table.index = expr(*n.children.back());
+    e->node = std::move(table);
+  } else if (n.is_type<g::indexed>()) {
+    ast::NameRef ref;
+    ref.name = qualname(*n.children[0]);
+    ref.index = static_cast<int64_t>(integer(*n.children[1]));
+    ref.index_range = range(*n.children[1]);
+    e->node = std::move(ref);
   } else if (n.is_type<g::rule_ref>()) {
     ast::NameRef ref;
     ref.name = ast::QualName{{ident(n)}, e->range};

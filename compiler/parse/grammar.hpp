@@ -161,13 +161,51 @@ struct call : seq<ident, one<'('>, opt<expr, star<tok<comma>, must<expr>>>, must
 // `rule` is reserved, but a route condition tests it (`route rule == "gil" -> ops`): in an expression it
 // is a name, unless a name follows (`rule x` starts a declaration, even after a dangling `where`).
 struct rule_ref : seq<kw_rule, not_at<skip, not_at<reserved>, identifier>> {};
-struct primary : sor<paren, number, string_lit, kw_true, kw_false, call, qualname, rule_ref> {};
+// `args[1]`: an element of an array field; the index is a constant, '[' follows the name directly.
+struct rbracket : one<']'> {
+  static constexpr const char* what = "']'";
+};
+struct lbracket : one<'['> {
+  static constexpr const char* what = "'['";
+};
+struct indexed : seq<qualname, one<'['>, must<tok<integer>>, must<tok<rbracket>>> {};
+// `[1B, 2B, 4B][datatype]`: a constant table looked up at a computed index.
+struct table : seq<one<'['>, must<tok<number>>, star<tok<comma>, must<tok<number>>>, must<tok<rbracket>>,
+                   must<lbracket>, must<expr>, must<tok<rbracket>>> {};
+struct primary : sor<paren, number, string_lit, kw_true, kw_false, call, indexed, qualname, rule_ref, table> {
+};
 struct unary;
 struct negate : seq<tok<minus_sign>, must<nest<unary>>> {};
 struct unary : sor<negate, tok<primary>> {
   static constexpr const char* what = "an expression";
 };
-struct compare : seq<unary, opt<tok<cmpop>, must<unary>>> {};
+// Arithmetic, tightest first: * / %, + -, << >>, &, ^, |, all tighter than comparisons (unlike C,
+// where `x & 0xff == 1` would compare first). `-` is not the start of `->`; `|` not of `||`.
+struct mul_op : sor<one<'*'>, one<'/'>, one<'%'>> {};
+struct add_op : sor<one<'+'>, minus_sign> {};
+struct shift_op : sor<TAO_PEGTL_STRING("<<"), TAO_PEGTL_STRING(">>")> {};
+struct band_op : seq<one<'&'>, not_at<one<'&'>>> {};
+struct bxor_op : one<'^'> {};
+struct bor_op : seq<one<'|'>, not_at<one<'|'>>> {};
+struct product : chain<tok<mul_op>, unary> {
+  static constexpr const char* what = "an expression";
+};
+struct sum : chain<tok<add_op>, product> {
+  static constexpr const char* what = "an expression";
+};
+struct shifted : chain<tok<shift_op>, sum> {
+  static constexpr const char* what = "an expression";
+};
+struct bit_and : chain<tok<band_op>, shifted> {
+  static constexpr const char* what = "an expression";
+};
+struct bit_xor : chain<tok<bxor_op>, bit_and> {
+  static constexpr const char* what = "an expression";
+};
+struct bit_or : chain<tok<bor_op>, bit_xor> {
+  static constexpr const char* what = "an expression";
+};
+struct compare : seq<bit_or, opt<tok<cmpop>, must<bit_or>>> {};
 struct not_expr;
 struct negation : seq<tok<kw_not>, must<nest<not_expr>>> {};
 struct not_expr : sor<negation, compare> {
@@ -233,7 +271,11 @@ struct lib_pattern : seq<opt<tok<kw_exe>>, must<tok<string_lit>>> {
 struct library_decl : seq<tok<kw_library>, must<tok<ident>>, must<tok<equals>>, must<lib_pattern>,
                           star<tok<bar>, must<lib_pattern>>> {};
 
-struct param : seq<tok<ident>, must<tok<colon>>, must<tok<ident>>> {
+// `args: u64[6]`: an array field of a tracepoint, read element by element (`args[1]`).
+struct array_len : seq<tok<one<'['>>, must<tok<integer>>, must<tok<rbracket>>> {};
+// `bytes: bytes = count * [...][datatype]`: a field computed from the others.
+struct computed : seq<tok<equals>, must<expr>> {};
+struct param : seq<tok<ident>, must<tok<colon>>, must<tok<ident>>, opt<array_len>, opt<computed>> {
   static constexpr const char* what = "a field 'name: type'";
 };
 struct param_list : seq<tok<lparen>, opt<param, star<tok<comma>, must<param>>>, must<tok<rparen>>> {

@@ -27,8 +27,10 @@ using Selector = pt::selector<
         g::callsite, g::offset, g::perf_at, g::perf_every, g::key, g::pair, g::pair_begin, g::pair_end,
         g::args, g::results, g::param, g::metric_count, g::metric_sum, g::metric_hist, g::by_clause,
         g::output_stdout, g::output_json, g::output_webhook, g::output_format, g::lead_compare,
-        g::enum_decl, g::enum_value, g::enum_value_number>,
-    pt::fold_one::on<g::compare, g::and_expr, g::or_expr>>;
+        g::enum_decl, g::enum_value, g::enum_value_number, g::indexed, g::array_len, g::table, g::computed,
+        g::mul_op, g::add_op, g::shift_op, g::band_op, g::bxor_op, g::bor_op>,
+    pt::fold_one::on<g::compare, g::and_expr, g::or_expr, g::product, g::sum, g::shifted, g::bit_and,
+                     g::bit_xor, g::bit_or>>;
 
 }  // namespace
 

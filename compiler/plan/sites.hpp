@@ -22,6 +22,12 @@ enum class ValueKind {
   Pid, Tid, Uid, Cgroup, Cpu, Time,
   Comm,        // the current task's name (16 bytes), only in string comparisons and records
   Correlated,  // slot `index` of correlation `corr` (the `after` event's saved fields)
+  // The thread that began a keyed pair span, saved in its in-flight value from slot `index`:
+  // at the begin `name` is the slot's content (pid_tgid, cgroup, comm); at the end it is the
+  // builtin read back (pid, tid, cgroup, comm).
+  BeginThread,
+  Arith,       // `operands[0] op operands[1]`, op one of + - * / % << >> & ^ | (64-bit, `type`'s sign)
+  Table,       // operands[0] is the index; operands[1..] the constant entries (0 past the end)
 };
 
 struct Value {
@@ -32,9 +38,13 @@ struct Value {
   int64_t int_value = 0;
   std::string str_value;
   FieldType type = FieldType::U64;  // how to read/cast it
+  int element = -1;                  // TpField: the element of an array field (`args[1]`)
+  std::string op;                    // Arith
+  std::vector<Value> operands;       // Arith: two
 };
 
-enum class CondOp { True, Not, And, Or, Eq, Ne, Lt, Le, Gt, Ge, StrEq, StrPrefix, StateHeld, CorrelatedWithin };
+enum class CondOp { True, Not, And, Or, Eq, Ne, Lt, Le, Gt, Ge, StrEq, StrPrefix, StateHeld, CorrelatedWithin,
+                    FdIs };  // FdIs: file descriptor `lhs` of the current process names a file matching `rhs`
 
 // A predicate evaluated in the kernel. Leaves compare two Values; StateHeld tests state `index`;
 // CorrelatedWithin tests that correlation `index` was marked at most `within_ns` ago on this thread.
@@ -59,6 +69,7 @@ struct RuleCheck {
   uint32_t record_size = 0;
   std::vector<RecordFill> fills;
   bool ustack_from_saved_ip = false;  // frame 0 is the probed function (saved at begin)
+  int thread_slot = -1;  // >= 0: the record header's pid, tid, cgroup, comm are the begin's (slots from here)
   std::string origin;                 // "file:line" for #line
   std::string origin_file;
   uint32_t origin_line = 0;
@@ -70,6 +81,7 @@ struct Span {
   std::string name;          // "cuda.stream_sync"
   std::vector<Value> saves;  // values saved at begin (slot i = saves[i])
   bool save_ip = false;      // save the probed function's address for ustack frame 0
+  int thread_slot = -1;      // keyed pairs: slots [i, i+4) hold the begin's pid_tgid, cgroup, comm
 };
 
 struct State {

@@ -230,6 +230,32 @@ TEST_F(PackRules, NvidiaIoctlKprobeRuleIsReportedUnavailableAndTheFallbacksStayS
   expect_unavailable_names(plan::Feature::Kprobe, "nvidia_ioctl_slow");
 }
 
+// The pack's nvidia rules with the 1 ms bound cut to 0, so that fast ioctls on a file named like
+// an NVIDIA device show what the fallbacks' filters (fd_is, the command's type byte) let through.
+std::string nvidia_rules_without_bound(const TempDir& dir) {
+  std::string text = read_file(pack_unlimited(dir, "nvidia.seam"));
+  for (size_t at = text.find("duration > 1ms"); at != std::string::npos; at = text.find("duration > 1ms", at))
+    text.replace(at, 14, "duration >= 0ns");
+  return dir.write("nvidia.seam", text);
+}
+
+TEST_F(PackRules, NvidiaIoctlFallbacksCountOnlyNvidiaCommandsOnNvidiaDeviceFiles) {
+  SEAM_REQUIRE_ROOT();
+  TempDir files;
+  // 7 'F' ioctls on "other", 7 'T' ioctls on "nvidiactl", then the 7 that match.
+  Workload w = pack_workload_args({"nvioctl", "7", files.path()});
+  start({nvidia_rules_without_bound(dir_)});
+  w.run();
+  std::vector<nlohmann::json> libc = wait_alerts("ioctl_slow_libc", w.pid(), 7);
+  std::vector<nlohmann::json> sys = wait_alerts("ioctl_slow_syscall", w.pid(), 7);
+  EXPECT_EQ(libc.size(), 7u) << seam_->stderr_text();
+  EXPECT_EQ(sys.size(), 7u) << seam_->stderr_text();
+  for (const nlohmann::json& a : libc) {
+    EXPECT_EQ(a["fields"].value("cmd", 0u), 0xC010462Au) << a.dump();  // _IOWR('F', 0x2a, char[16])
+    EXPECT_EQ(a["fields"].value("cmd_nr", 0), 0x2a) << a.dump();
+  }
+}
+
 // ---------------------------------------------------------------- malloc.seam
 
 // Python calling the fixture libcudart's cudaMalloc COUNT times with SIZE bytes; the fixture
@@ -489,6 +515,70 @@ TEST_F(PackRules, PageFaultStormFiresForAProcessFaultingFast) {
   EXPECT_EQ(window_alerts_of(*seam_, "page_fault_storm", quiet.pid()).size(), 0u);
 }
 
+// ---------------------------------------------------------------- offcpu.seam
+
+// Two busy threads pinned to one CPU: each waits, runnable, while the other runs its slice.
+Workload preempted_pair(const std::string& a, const std::string& b) {
+  return pack_workload_args({"preempt", "1500", a, b});
+}
+
+TEST_F(PackRules, OffcpuP99FiresForInferenceThreadsPreemptedOnOneCpu) {
+  SEAM_REQUIRE_ROOT();
+  // The same contention for threads not named like inference threads must not count.
+  Workload quiet = preempted_pair("batchjob", "batchjob");
+  Workload loud = preempted_pair("python3", "python3");
+  start({pack_unlimited(dir_, "offcpu.seam")});
+  quiet.run();
+  loud.run();
+  wait_until([&] { return !window_alerts_of(*seam_, "offcpu_p99", loud.pid()).empty(); }, seconds(10));
+  std::vector<nlohmann::json> alerts = window_alerts_of(*seam_, "offcpu_p99", loud.pid());
+  ASSERT_GE(alerts.size(), 1u) << seam_->stderr_text();
+  EXPECT_GT(alerts[0]["fields"].value("value_ns", 0), 100'000) << alerts[0].dump();
+  EXPECT_EQ(alerts[0]["fields"].value("comm", ""), "python3") << alerts[0].dump();
+  EXPECT_EQ(window_alerts_of(*seam_, "offcpu_p99", quiet.pid()).size(), 0u);
+}
+
+// At the switch back in, the CPU runs the thread leaving it; the span's pid, tid and comm must
+// still be the preempted thread's (saved at the switch-out), so prev_pid (read there) is its tid.
+TEST_F(PackRules, OffcpuSpanReportsThePreemptedThreadNotTheOneLeavingTheCpu) {
+  SEAM_REQUIRE_ROOT();
+  std::string rules = dir_.write("seen.seam",
+                                 "use sched\n"
+                                 "rule seen on sched.offcpu where prev_state == 0 and comm == \"seamspin\"\n"
+                                 "  alert info \"off {duration}\" with prev_pid\n");
+  Workload w = preempted_pair("seamspin", "seamother");
+  start({rules});
+  w.run();
+  std::vector<nlohmann::json> alerts = wait_alerts("seen", w.pid(), 3);
+  ASSERT_GE(alerts.size(), 3u) << seam_->stderr_text();
+  for (const nlohmann::json& a : alerts) {
+    EXPECT_EQ(a.value("comm", ""), "seamspin") << a.dump();
+    EXPECT_EQ(a["fields"].value("prev_pid", 0), a.value("tid", -1)) << a.dump();
+  }
+}
+
+// sched_wakeup has no struct of its own (its class's is trace_event_raw_sched_wakeup_template):
+// runq reads its fields by name. The workload's main thread wakes the thread waiting on the
+// mutex; the span is keyed by the woken thread and its builtin tid is the waker's.
+TEST_F(PackRules, RunqReadsTheWakeupThroughItsEventClassStruct) {
+  SEAM_REQUIRE_ROOT();
+  Workload w = pack_workload("futex", "20");
+  std::string rules =
+      dir_.write("runq.seam", "use sched\nrule rq on sched.runq where tid == " + std::to_string(w.pid()) +
+                                  " and next_comm startswith \"pack_work\" alert info \"woken\""
+                                  " with prio, target_cpu, next_pid, next_comm\n");
+  start({rules});
+  w.run();
+  std::vector<nlohmann::json> alerts = wait_alerts("rq", w.pid(), 1);
+  ASSERT_GE(alerts.size(), 1u) << seam_->stderr_text();
+  for (const nlohmann::json& a : alerts) {
+    EXPECT_EQ(a["fields"].value("prio", 0), 120) << a.dump();  // a normal thread at nice 0
+    EXPECT_GE(a["fields"].value("target_cpu", -1), 0) << a.dump();
+    EXPECT_NE(a["fields"].value("next_pid", 0), w.pid()) << a.dump();  // the waiter, not main
+    EXPECT_EQ(a["fields"].value("next_comm", ""), "pack_workload") << a.dump();
+  }
+}
+
 // ---------------------------------------------------------------- nccl.seam
 
 // Python calling the fixture libnccl's ncclAllReduce, which blocks for `ms` milliseconds.
@@ -508,6 +598,30 @@ std::string nccl_rules_with_short_bound(const TempDir& dir) {
   for (size_t at = text.find("pending > 60s"); at != std::string::npos; at = text.find("pending > 60s", at))
     text.replace(at, 13, "pending > 2s");
   return dir.write("nccl.seam", text);
+}
+
+// nccl's computed `bytes`: count times the size of the datatype, from the module's table.
+TEST_F(PackRules, NcclBytesIsCountTimesTheDatatypesSize) {
+  SEAM_REQUIRE_ROOT();
+  Workload w(
+      {test_python(), "-c",
+       "import ctypes, sys\n"
+       "lib = ctypes.CDLL(sys.argv[1])\n"
+       "print('ready', flush=True); sys.stdin.readline()\n"
+       "for dt in (7, 9, 4, 42): lib.ncclAllReduce(None, None, ctypes.c_size_t(3), dt, 0, None, None)\n"
+       "print('done', flush=True)\n",
+       fixture("libnccl.so.2")});
+  std::string rules = dir_.write(
+      "bytes.seam", "use nccl\nrule ar on nccl.all_reduce alert info \"{bytes}\" with datatype, bytes\n");
+  start({rules});
+  ASSERT_TRUE(seam_->wait_for_notice("attached", "libnccl.so.2", seconds(10))) << seam_->stderr_text();
+  w.run();
+  std::vector<nlohmann::json> alerts = wait_alerts("ar", w.pid(), 4);
+  ASSERT_EQ(alerts.size(), 4u) << seam_->stderr_text();
+  std::map<int, int> bytes;  // datatype -> bytes: float32 4, bfloat16 2, int64 8, unknown 0
+  for (const nlohmann::json& a : alerts)
+    bytes[a["fields"].value("datatype", -1)] = a["fields"].value("bytes_bytes", -1);
+  EXPECT_EQ(bytes, (std::map<int, int>{{4, 24}, {7, 12}, {9, 6}, {42, 0}}));
 }
 
 TEST_F(PackRules, NcclHangFiresWhileTheCollectiveIsStillInFlight) {

@@ -96,7 +96,9 @@ TEST(CodegenPlan, BeginEndPairsKeyEachEndByItsOwnField) {
   std::string prog = program_text(c.generated.c_source, p.attachments[0].program);
   EXPECT_NE(prog.find("ctx->prev_pid"), std::string::npos) << prog;
   EXPECT_NE(prog.find("ctx->next_pid"), std::string::npos);
-  EXPECT_NE(prog.find("seam_comm_match(\"python\", 6, 1)"), std::string::npos);
+  // The end runs on the thread leaving the CPU: comm is the one saved at the switch-out.
+  EXPECT_NE(prog.find("__builtin_memcpy(_n, &sv->s[2], 16); seam_buf_match(_n, \"python\", 6, 1)"), std::string::npos) << prog;
+  EXPECT_NE(prog.find("bpf_get_current_comm(&v.s[2], 16)"), std::string::npos) << prog;
   EXPECT_NE(std::find(c.lowered.kernel_types.begin(), c.lowered.kernel_types.end(), "trace_event_raw_sched_switch"),
             c.lowered.kernel_types.end());
 }

@@ -1,0 +1,28 @@
+#pragma once
+// Tracepoints of an event class (sched_wakeup, page_fault_user, mm_vmscan_direct_reclaim_begin)
+// have no `struct trace_event_raw_<event>` in the kernel's BTF: the class's struct
+// (trace_event_raw_sched_wakeup_template, trace_event_raw_x86_exceptions) holds their fields.
+// BTF does not say which class an event belongs to, so the event's tracefs `format` file does:
+// the class struct is the one whose members have the event's field names at the event's offsets.
+#include <string>
+#include <vector>
+
+struct btf;
+
+namespace seam::build {
+
+struct TracepointField {
+  std::string name;  // as BTF names the member: `args`, `__data_loc_name` for dynamic fields
+  unsigned offset = 0;
+};
+
+// The fields of the event's tracefs format text (common_* fields left out).
+std::vector<TracepointField> parse_tracepoint_format(const std::string& format_text);
+
+// The event's format file under the mounted tracefs (events/*/EVENT/format); empty when absent.
+std::string tracepoint_format_path(const std::string& event);
+
+// The BTF type id of the struct that lays out `event`'s record, or -1 with *error set.
+int find_tracepoint_class(const btf* b, const std::string& event, std::string* error);
+
+}  // namespace seam::build
