@@ -8,10 +8,13 @@
 #include <atomic>
 #include <filesystem>
 #include <iostream>
+#include <thread>
 
 #include "cli/commands.hpp"
 #include "cli/compile_rules.hpp"
 #include "cli/routes.hpp"
+#include "runtime/load/features.hpp"
+#include "runtime/load/task_storage_probe.hpp"
 #include "runtime/output/sink.hpp"
 #include "runtime/safety/rule_file_safety.hpp"
 #include "runtime/run/session.hpp"
@@ -61,6 +64,9 @@ bool rule_files_are_safe(const check::Program& program) {
 }
 
 int run(RunFlags& flags) {
+  // The kernel feature probes (or their per-boot cache) run beside compiling and clang; the
+  // session's probe_features() waits for this first call if it has not finished.
+  std::jthread features([] { runtime::probe_features(); });
   if (flags.compile.paths.empty()) flags.compile.paths.push_back(default_rules_dir());
   std::vector<std::unique_ptr<runtime::Sink>> sinks;
   for (const std::string& spec : flags.outputs) {
@@ -87,6 +93,10 @@ int run(RunFlags& flags) {
     return 2;
   }
   flags.compile.lower.ringbuf_bytes = flags.ringbuf_kib * 1024;
+  const runtime::TaskStorageSupport& task_storage = runtime::task_storage_support();
+  flags.compile.lower.task_storage = task_storage.usable;
+  if (!task_storage.usable)
+    std::cerr << "seam: note: per-thread maps fall back to LRU hashes: " << task_storage.reason << "\n";
   CompiledRules rules = compile_rules(flags.compile, std::cerr);
   if (!rules.ok) return 1;
   if (!flags.allow_insecure_rules && !rule_files_are_safe(rules.program)) return 2;

@@ -52,7 +52,8 @@ def table(r):
         L.append("   WARNING: every round had someone else's probes on the library: these figures are not clean")
     L.append(f"   seam/baseline added ns: {s['seam_over_baseline']:.2f}x   seam/bpftrace: {s['seam_over_bpftrace']:.2f}x   "
              f"seam/baseline in-kernel: {s['seam_over_baseline_in_kernel']:.2f}x   "
-             f"seam/baseline-lru: {s['seam_over_baseline_lru']:.2f}x")
+             f"seam/baseline-lru: {s['seam_over_baseline_lru']:.2f}x   "
+             f"seam/baseline-task: {s.get('seam_over_baseline_task', float('nan')):.2f}x")
     L.append("   (C caller without Python: the GIL lookup never runs, the 10 ms threshold fails first, for all three)")
     L.append("")
     fi = r["first_instruction"]

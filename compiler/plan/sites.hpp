@@ -70,12 +70,14 @@ struct Span {
   std::string name;          // "cuda.stream_sync"
   std::vector<Value> saves;  // values saved at begin (slot i = saves[i])
   bool save_ip = false;      // save the probed function's address for ustack frame 0
+  bool task_local = false;   // keyed by thread and never scanned: task-local storage (lower/task_storage.hpp)
 };
 
 struct State {
   std::string map;
   std::string name;
   bool per_process = false;
+  bool task_local = false;  // per thread, in task-local storage
 };
 
 // `after EVENT within D`: when EVENT completes, remember the time (and fields) per thread.
@@ -83,6 +85,7 @@ struct Correlation {
   std::string map;
   std::string event;
   std::vector<Value> saves;
+  bool task_local = false;  // in task-local storage
 };
 
 // A metric updated where its event completes: the key's labels and the value, as kernel values.

@@ -15,9 +15,12 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
+#include "compiler/build/object_cache.hpp"
+#include "runtime/load/feature_cache.hpp"
 #include "runtime/load/tracefs.hpp"
 #include "runtime/load/uprobe_multi.hpp"
 
@@ -258,7 +261,17 @@ FeatureSet probe_features_uncached() {
 }
 
 const FeatureSet& probe_features() {
-  static const FeatureSet features = probe_features_uncached();
+  static const FeatureSet features = [] {
+    std::string path = feature_cache_path(build::default_cache_dir());
+    if (std::optional<FeatureSet> cached = read_feature_cache(path)) {
+      std::string ignored;
+      ensure_tracefs(&ignored);  // what probing the tracepoint would have done
+      return *cached;
+    }
+    FeatureSet probed = probe_features_uncached();
+    write_feature_cache(path, probed);  // best effort: the next start probes again if it fails
+    return probed;
+  }();
   return features;
 }
 
