@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "compiler/build/object_cache.hpp"
+#include "compiler/build/vmlinux_btf.hpp"
 #include "runtime/load/feature_cache.hpp"
 #include "runtime/load/tracefs.hpp"
 #include "runtime/load/uprobe_multi.hpp"
@@ -229,7 +230,8 @@ FeatureStatus probe_perf_event() {
 FeatureSet probe_features_uncached() {
   auto start = std::chrono::steady_clock::now();
   FeatureSet s;
-  std::unique_ptr<btf, void (*)(btf*)> vmlinux(btf__load_vmlinux_btf(), btf__free);
+  // Shared with the types header clang needs, which a cold start builds at the same time.
+  std::shared_ptr<const btf> vmlinux = build::acquire_vmlinux_btf();
   s.btf_load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   auto timed = [&](Feature f, auto&& probe) {
     auto t0 = std::chrono::steady_clock::now();
