@@ -1,5 +1,6 @@
 #include "compiler/codegen/generate.hpp"
 
+#include <algorithm>
 #include <set>
 #include <sstream>
 
@@ -207,7 +208,16 @@ std::string sites(const plan::Program& p, const Options& options) {
     bool needs_time = false;
     for (const plan::Action& act : site.actions) {
       actions += action(p, act, ctx);
-      if (act.kind != plan::ActionKind::StateSet && act.kind != plan::ActionKind::StateClear) needs_time = true;
+      // A task-local span begin reads the clock itself, after the value exists (unless it saves `time`).
+      bool task_begin = false;
+      if (act.kind == plan::ActionKind::SpanBegin) {
+        const plan::Span& s = p.spans.at(static_cast<size_t>(act.index));
+        task_begin = s.task_local && std::none_of(s.saves.begin(), s.saves.end(), [](const plan::Value& v) {
+                       return v.kind == plan::ValueKind::Time;
+                     });
+      }
+      if (act.kind != plan::ActionKind::StateSet && act.kind != plan::ActionKind::StateClear && !task_begin)
+        needs_time = true;
     }
     out += fragment("site.c.tmpl", {{"description", describe(a, p) + " (" + a.origin + ")"},
                                     {"section", site.section},

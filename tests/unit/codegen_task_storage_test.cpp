@@ -31,6 +31,8 @@ TEST(CodegenTaskStorage, PerThreadSpanAndStateUseTaskStorageWithZeroEntries) {
   const std::string& src = c.generated.c_source;
   EXPECT_NE(src.find("BPF_MAP_TYPE_TASK_STORAGE"), std::string::npos);
   EXPECT_EQ(src.find("BPF_MAP_TYPE_LRU_HASH"), std::string::npos) << src;
+  // The entry reads the clock once the value exists (a thread's first call allocates it).
+  EXPECT_NE(src.find("v->start_ns = bpf_ktime_get_ns();"), std::string::npos) << src;
   // The span ends by zeroing its start (no delete: the value stays with the thread).
   EXPECT_NE(src.find("if (sv && sv->start_ns)"), std::string::npos) << src;
   EXPECT_NE(src.find("sv->start_ns = 0;"), std::string::npos);
