@@ -1,6 +1,7 @@
 /* seam: included first by every generated BPF program. kernel_types.h is generated per
  * program from the running kernel's BTF (only the types the program names, and what they
- * depend on), with CO-RE relocations enabled like vmlinux.h. The generator emits the
+ * depend on). Built with BPF_NO_PRESERVE_ACCESS_INDEX: the object is cached per kernel, so its
+ * offsets are exact and CO-RE relocations would only cost a BTF parse at load. The generator emits the
  * LICENSE section itself. */
 #pragma once
 

@@ -66,3 +66,13 @@ __u64 seam_metric_zero[2 + 64];
  * what an operator asked about, and reporting them would feed back into the output. */
 const volatile __u64 seam_self_tgid = 0;
 
+/* Per-thread values in task-local storage (lower/task_storage.hpp): found from the current
+ * task without hashing; CREATE makes a zeroed value on the thread's first use. */
+#define SEAM_TASK_GET(map) bpf_task_storage_get(&(map), bpf_get_current_task_btf(), 0, 0)
+#define SEAM_TASK_CREATE(map) \
+	bpf_task_storage_get(&(map), bpf_get_current_task_btf(), 0, 1 /* BPF_LOCAL_STORAGE_GET_F_CREATE */)
+
+static __always_inline int seam_task_flag(__u8 *flag)
+{
+	return flag && *flag;
+}

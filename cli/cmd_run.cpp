@@ -9,12 +9,15 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <thread>
 
 #include "cli/commands.hpp"
 #include "cli/compile_rules.hpp"
 #include "cli/compile_unit.hpp"
 #include "cli/pods_flags.hpp"
 #include "cli/routes.hpp"
+#include "runtime/load/features.hpp"
+#include "runtime/load/task_storage_probe.hpp"
 #include "runtime/output/sink.hpp"
 #include "runtime/output/webhook_options.hpp"
 #include "runtime/safety/rule_file_safety.hpp"
@@ -75,6 +78,9 @@ int run(RunFlags& flags) {
   struct sigaction hup {};
   hup.sa_handler = on_hangup;
   sigaction(SIGHUP, &hup, nullptr);
+  // The kernel feature probes (or their per-boot cache) run beside compiling and clang; the
+  // session's probe_features() waits for this first call if it has not finished.
+  std::jthread features([] { runtime::probe_features(); });
   if (flags.compile.paths.empty()) flags.compile.paths.push_back(default_rules_dir());
   std::vector<std::unique_ptr<runtime::Sink>> sinks;
   for (const std::string& spec : flags.outputs) {
@@ -108,6 +114,10 @@ int run(RunFlags& flags) {
   }
   // All the files together first, as `seam lint` sees them: every diagnostic (also those across
   // files: a route to an output another file declares), the safety check, the declared outputs.
+  const runtime::TaskStorageSupport& task_storage = runtime::task_storage_support();
+  flags.compile.lower.task_storage = task_storage.usable;
+  if (!task_storage.usable)
+    std::cerr << "seam: note: per-thread maps fall back to LRU hashes: " << task_storage.reason << "\n";
   CompiledRules rules = compile_rules(flags.compile, std::cerr);
   if (!rules.ok) return 1;
   if (!flags.allow_insecure_rules && !rule_files_are_safe(rules.program)) return 2;

@@ -52,7 +52,9 @@ def table(r):
         L.append("   WARNING: every round had someone else's probes on the library: these figures are not clean")
     L.append(f"   seam/baseline added ns: {s['seam_over_baseline']:.2f}x   seam/bpftrace: {s['seam_over_bpftrace']:.2f}x   "
              f"seam/baseline in-kernel: {s['seam_over_baseline_in_kernel']:.2f}x   "
-             f"seam/baseline-lru: {s['seam_over_baseline_lru']:.2f}x")
+             f"seam/baseline-lru: {s['seam_over_baseline_lru']:.2f}x   "
+             f"seam/baseline-task: {s.get('seam_over_baseline_task', float('nan')):.2f}x")
+    L.append(f"   in-kernel: seam/bpftrace {s.get('seam_over_bpftrace_in_kernel', float('nan')):.2f}x")
     L.append("   (C caller without Python: the GIL lookup never runs, the 10 ms threshold fails first, for all three)")
     L.append("")
     fi = r["first_instruction"]
@@ -82,7 +84,8 @@ def table(r):
     L.append(f"3. Event pipeline (every call a record, JSON file): {p['alerts']} records of {p['calls']} calls; "
              f"calls at {p['call_rate'] / 1e3:.0f}k/s ({p['caller_cpu_ns_per_call']:.0f} ns caller CPU/call); delivered {p['delivered_per_s'] / 1e3:.0f}k records/s; "
              f"seam CPU {p['cpu_ns_per_record']:.0f} ns/record; drops: {p['reported_drops']} reported, "
-             f"{p['silent_drops']} silent")
+             f"{p['silent_drops']} silent" + (f" ({p['foreign_records']} records of other processes' calls not counted)"
+                                              if p.get("foreign_records") else ""))
     rl = r["realistic"]
     L.append("")
     L.append(f"4. demo/inference_loop.py --sync-us 0 --gil both --malloc-every 10, {rl['fixture untraced']['calls']} calls "

@@ -19,7 +19,8 @@ class Artifacts:
     fixture: str  # fixtures/libcudart.so.12
     real_shaped: str  # the same source built so every function starts with push %rbp, like libcudart.so.13
     baseline_obj: str
-    baseline_lru_obj: str  # the same with LRU hashes, as seam generates
+    baseline_lru_obj: str  # the same with LRU hashes, as seam generates without task storage
+    baseline_task_obj: str  # the same with task-local storage, as seam generates where the kernel has it
     loader: str
     caller: str
     entry_lib: str  # sync_push / sync_nop5 / sync_lea
@@ -72,7 +73,8 @@ def build(repo: str, build_dir: str, seam_build: str = "") -> Artifacts:
         seam_build = build_dir
     src = os.path.join(repo, "bench")
     obj, lru_obj = os.path.join(out, "headline.bpf.o"), os.path.join(out, "headline_lru.bpf.o")
-    for path, defs in ((obj, []), (lru_obj, ["-DMAP_KIND=BPF_MAP_TYPE_LRU_HASH"])):
+    task_obj = os.path.join(out, "headline_task.bpf.o")
+    for path, defs in ((obj, []), (lru_obj, ["-DMAP_KIND=BPF_MAP_TYPE_LRU_HASH"]), (task_obj, ["-DTASK_STORAGE"])):
         sh(["clang", "-O2", "-g", "-target", "bpf", "-I/usr/include/x86_64-linux-gnu", *defs, "-c",
             os.path.join(src, "baseline", "headline.bpf.c"), "-o", path])
     loader = os.path.join(out, "loader")
@@ -97,6 +99,7 @@ def build(repo: str, build_dir: str, seam_build: str = "") -> Artifacts:
     python, libpython = python_and_libpython()
     return Artifacts(repo=repo, build=build_dir, out=out, seam=os.path.join(seam_build, "seam"),
                      fixture=os.path.join(seam_build, "fixtures", "libcudart.so.12"), real_shaped=real_shaped, baseline_obj=obj, baseline_lru_obj=lru_obj,
+                     baseline_task_obj=task_obj,
                      loader=loader, caller=caller, entry_lib=entry_lib, bpftrace=ensure_bpftrace(),
                      python=python, libpython=libpython)
 

@@ -39,9 +39,10 @@ class NoTracer(Tracer):
 class Baseline(Tracer):
     """bench/baseline: the headline rule by hand, or (empty=True) a probe that does nothing."""
 
-    def __init__(self, art, library, function, empty=False, perf=False, gil=True, lru=False):
-        self.name = ("empty-uprobe" if empty else "baseline") + ("-perf" if perf else "") + ("-lru" if lru else "")
-        obj = art.baseline_lru_obj if lru else art.baseline_obj
+    def __init__(self, art, library, function, empty=False, perf=False, gil=True, lru=False, task=False):
+        self.name = (("empty-uprobe" if empty else "baseline") + ("-perf" if perf else "") + ("-lru" if lru else "")
+                     + ("-task" if task else ""))
+        obj = art.baseline_lru_obj if lru else art.baseline_task_obj if task else art.baseline_obj
         self.args = [art.loader, obj, "--cuda", f"{library}:{elf.file_offset(library, function)}"]
         if empty:
             self.args.append("--empty")

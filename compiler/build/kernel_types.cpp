@@ -15,6 +15,7 @@
 
 #include "compiler/build/content_hash.hpp"
 #include "compiler/build/tracepoint_class.hpp"
+#include "compiler/build/vmlinux_btf.hpp"
 
 namespace seam::build {
 
@@ -51,9 +52,6 @@ const std::vector<std::string> kBaseKernelTypes = {
 
 namespace {
 
-struct BtfDeleter {
-  void operator()(btf* b) const { btf__free(b); }
-};
 struct DumpDeleter {
   void operator()(btf_dump* d) const { btf_dump__free(d); }
 };
@@ -69,17 +67,6 @@ void append_printf(void* ctx, const char* fmt, va_list args) {
   out->resize(old + static_cast<size_t>(n) + 1);
   std::vsnprintf(out->data() + old, static_cast<size_t>(n) + 1, fmt, args);
   out->resize(old + static_cast<size_t>(n));
-}
-
-std::unique_ptr<btf, BtfDeleter> load_vmlinux(std::string* error) {
-  btf* b = btf__load_vmlinux_btf();
-  if (!b) {
-    int err = errno;
-    if (error)
-      *error = std::string("cannot load the kernel's BTF (") + kVmlinuxBtfPath + "): " + std::strerror(err);
-    return nullptr;
-  }
-  return std::unique_ptr<btf, BtfDeleter>(b);
 }
 
 // The enum type that declares `enumerator`, or -1.
@@ -156,7 +143,7 @@ std::string dump(const btf* b, const std::vector<int>& ids, std::string* error,
 }  // namespace
 
 std::string kernel_types_header(const std::vector<std::string>& type_names, std::string* error) {
-  auto b = load_vmlinux(error);
+  std::shared_ptr<const btf> b = acquire_vmlinux_btf(error);
   if (!b) return {};
   std::vector<int> ids;
   for (const std::string& name : kBaseKernelTypes)  // optional: not every kernel has all
@@ -181,7 +168,7 @@ std::string kernel_types_header(const std::vector<std::string>& type_names, std:
 }
 
 std::string full_kernel_types_header(std::string* error) {
-  auto b = load_vmlinux(error);
+  std::shared_ptr<const btf> b = acquire_vmlinux_btf(error);
   if (!b) return {};
   std::vector<int> ids;
   for (unsigned id = 1; id < btf__type_cnt(b.get()); ++id) ids.push_back(static_cast<int>(id));

@@ -19,6 +19,11 @@ std::string widen(const std::string& raw, plan::FieldType type) {
   return std::string("((") + (is_signed(type) ? "__s64" : "__u64") + ")(" + c_type(type) + ")(" + raw + "))";
 }
 
+// The current thread's value in a per-thread map.
+std::string lookup_by_thread(bool task_local, const std::string& map) {
+  return task_local ? "SEAM_TASK_GET(" + map + ")" : "bpf_map_lookup_elem(&" + map + ", &tid)";
+}
+
 std::string checked_identifier(const std::string& name) {
   if (!is_c_identifier(name)) throw std::logic_error("unchecked identifier reached codegen: " + name);
   return name;
@@ -120,8 +125,9 @@ std::string c_value(const plan::Value& v, const ExprContext& ctx) {
       throw std::logic_error("begin thread's comm used as a number");
     }
     case plan::ValueKind::Correlated: {
-      const std::string& map = ctx.program->correlations.at(static_cast<size_t>(v.corr)).map;
-      return widen("({ struct " + map + "_value *c = bpf_map_lookup_elem(&" + map + ", &tid); c ? c->s[" +
+      const plan::Correlation& corr = ctx.program->correlations.at(static_cast<size_t>(v.corr));
+      const std::string& map = corr.map;
+      return widen("({ struct " + map + "_value *c = " + lookup_by_thread(corr.task_local, map) + "; c ? c->s[" +
                        std::to_string(v.index) + "] : 0; })",
                    v.type);
     }
@@ -176,12 +182,16 @@ std::string c_condition(const plan::Cond& c, const ExprContext& ctx) {
     }
     case plan::CondOp::StateHeld: {
       const plan::State& s = ctx.program->states.at(static_cast<size_t>(c.index));
+      if (s.task_local) return "seam_task_flag(SEAM_TASK_GET(" + s.map + "))";
       return "seam_state_held(&" + s.map + ", " + (s.per_process ? "tgid" : "tid") + ")";
     }
     case plan::CondOp::CorrelatedWithin: {
-      const std::string& map = ctx.program->correlations.at(static_cast<size_t>(c.index)).map;
+      const plan::Correlation& corr = ctx.program->correlations.at(static_cast<size_t>(c.index));
+      const std::string& map = corr.map;
       std::string began = ctx.in_span_end ? "began" : "now";
-      return "({ struct " + map + "_value *c = bpf_map_lookup_elem(&" + map + ", &tid); c && c->ts <= " + began +
+      // In task storage a zeroed value (ts 0) is a thread that never saw the event.
+      return "({ struct " + map + "_value *c = " + lookup_by_thread(corr.task_local, map) + "; c && " +
+             (corr.task_local ? "c->ts && " : "") + "c->ts <= " + began +
              " && " + began + " - c->ts <= " + std::to_string(c.within_ns) + "ULL; })";
     }
   }

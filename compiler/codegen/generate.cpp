@@ -27,21 +27,24 @@ std::string value_fields(size_t slots, bool with_ip) {
 std::string maps(const plan::Program& p) {
   std::string out;
   for (const plan::Span& s : p.spans)
-    out += fragment("map_lru.c.tmpl", {{"purpose", "span " + s.name + " in flight, by key"},
-                                       {"map", s.map},
-                                       {"time_field", "start_ns"},
-                                       {"value_fields", value_fields(s.saves.size(), true)},
-                                       {"entries", std::to_string(16384)}});
+    out += fragment(s.task_local ? "map_task.c.tmpl" : "map_lru.c.tmpl",
+                    {{"purpose", "span " + s.name + " in flight, by key"},
+                     {"map", s.map},
+                     {"time_field", "start_ns"},
+                     {"value_fields", value_fields(s.saves.size(), true)},
+                     {"entries", std::to_string(16384)}});
   for (const plan::State& s : p.states)
-    out += fragment("map_state.c.tmpl", {{"purpose", "state " + s.name + (s.per_process ? " per process" : " per thread")},
-                                         {"map", s.map},
-                                         {"entries", "16384"}});
+    out += fragment(s.task_local ? "map_state_task.c.tmpl" : "map_state.c.tmpl",
+                    {{"purpose", "state " + s.name + (s.per_process ? " per process" : " per thread")},
+                     {"map", s.map},
+                     {"entries", "16384"}});
   for (const plan::Correlation& c : p.correlations)
-    out += fragment("map_lru.c.tmpl", {{"purpose", "last " + c.event + " per thread"},
-                                       {"map", c.map},
-                                       {"time_field", "ts"},
-                                       {"value_fields", value_fields(c.saves.size(), false)},
-                                       {"entries", "16384"}});
+    out += fragment(c.task_local ? "map_task.c.tmpl" : "map_lru.c.tmpl",
+                    {{"purpose", "last " + c.event + " per thread"},
+                     {"map", c.map},
+                     {"time_field", "ts"},
+                     {"value_fields", value_fields(c.saves.size(), false)},
+                     {"entries", "16384"}});
   for (const plan::Metric& m : p.plan.metrics) {
     std::string keys;
     for (size_t i = 0; i < m.labels.size(); ++i)
@@ -85,15 +88,28 @@ std::string metric_update(const plan::Program& p, int index, const ExprContext& 
                                          : ""}});
 }
 
-std::string saves(const std::vector<plan::Value>& values, const char* var, const ExprContext& ctx) {
+// One more tab on every line.
+std::string indent(const std::string& lines) {
+  std::string out;
+  bool at_start = true;
+  for (char ch : lines) {
+    if (at_start && ch != '\n') out += '\t';
+    out += ch;
+    at_start = ch == '\n';
+  }
+  return out;
+}
+
+// `var` is "v." for a value on the stack, "v->" for one in task storage.
+std::string saves(const std::vector<plan::Value>& values, const std::string& var, const ExprContext& ctx) {
   std::string out;
   for (size_t i = 0; i < values.size(); ++i) {
     if (values[i].kind == plan::ValueKind::BeginThread && values[i].name == "comm") {  // two slots
-      out += std::string("\t\tbpf_get_current_comm(&") + var + ".s[" + std::to_string(i) + "], 16);\n";
+      out += std::string("\t\tbpf_get_current_comm(&") + var + "s[" + std::to_string(i) + "], 16);\n";
       ++i;
       continue;
     }
-    out += std::string("\t\t") + var + ".s[" + std::to_string(i) + "] = (__u64)" + c_value(values[i], ctx) + ";\n";
+    out += std::string("\t\t") + var + "s[" + std::to_string(i) + "] = (__u64)" + c_value(values[i], ctx) + ";\n";
   }
   return out;
 }
@@ -147,16 +163,21 @@ std::string rules(const std::vector<plan::RuleCheck>& checks, const ExprContext&
 
 std::string mark(const plan::Program& p, int index, const ExprContext& ctx) {
   const plan::Correlation& c = p.correlations.at(static_cast<size_t>(index));
-  return fragment("correlation_mark.c.tmpl", {{"event", c.event}, {"map", c.map}, {"saves", saves(c.saves, "c", ctx)}});
+  return fragment(c.task_local ? "correlation_mark_task.c.tmpl" : "correlation_mark.c.tmpl",
+                  {{"event", c.event},
+                   {"map", c.map},
+                   {"saves", c.task_local ? indent(saves(c.saves, "c->", ctx)) : saves(c.saves, "c.", ctx)}});
 }
 
 std::string action(const plan::Program& p, const plan::Action& a, ExprContext ctx) {
   switch (a.kind) {
     case plan::ActionKind::SpanBegin: {
       const plan::Span& s = p.spans.at(static_cast<size_t>(a.index));
-      std::string body = saves(s.saves, "v", ctx);
-      if (s.save_ip) body = "\t\tv.ip = PT_REGS_IP(ctx);\n" + body;
-      return fragment("span_begin.c.tmpl",
+      std::string var = s.task_local ? "v->" : "v.";
+      std::string body = saves(s.saves, var, ctx);
+      if (s.save_ip) body = "\t\t" + var + "ip = PT_REGS_IP(ctx);\n" + body;
+      if (s.task_local) body = indent(body);  // inside `if (v)`
+      return fragment(s.task_local ? "span_begin_task.c.tmpl" : "span_begin.c.tmpl",
                       {{"span", s.name}, {"map", s.map}, {"key", key_expr(a.key, ctx)}, {"saves", body}});
     }
     case plan::ActionKind::SpanEnd: {
@@ -166,13 +187,14 @@ std::string action(const plan::Program& p, const plan::Action& a, ExprContext ct
       std::string marks;
       for (int m : a.marks) marks += mark(p, m, ctx);
       for (int m : a.metrics) marks += metric_update(p, m, ctx);
-      return fragment("span_end.c.tmpl",
+      return fragment(s.task_local ? "span_end_task.c.tmpl" : "span_end.c.tmpl",
                       {{"span", s.name}, {"map", s.map}, {"key", key}, {"rules", rules(a.rules, ctx)}, {"marks", marks}});
     }
     case plan::ActionKind::StateSet:
     case plan::ActionKind::StateClear: {
       const plan::State& s = p.states.at(static_cast<size_t>(a.index));
-      return fragment(a.kind == plan::ActionKind::StateSet ? "state_set.c.tmpl" : "state_clear.c.tmpl",
+      std::string name = a.kind == plan::ActionKind::StateSet ? "state_set" : "state_clear";
+      return fragment(name + (s.task_local ? "_task.c.tmpl" : ".c.tmpl"),
                       {{"state", s.name}, {"map", s.map}, {"key", s.per_process ? "tgid" : "tid"}});
     }
     case plan::ActionKind::CorrelationMark: return mark(p, a.index, ctx);
@@ -207,7 +229,16 @@ std::string sites(const plan::Program& p, const Options& options) {
     bool needs_time = false;
     for (const plan::Action& act : site.actions) {
       actions += action(p, act, ctx);
-      if (act.kind != plan::ActionKind::StateSet && act.kind != plan::ActionKind::StateClear) needs_time = true;
+      // A task-local span begin reads the clock itself, after the value exists (unless it saves `time`).
+      bool task_begin = false;
+      if (act.kind == plan::ActionKind::SpanBegin) {
+        const plan::Span& s = p.spans.at(static_cast<size_t>(act.index));
+        task_begin = s.task_local && std::none_of(s.saves.begin(), s.saves.end(), [](const plan::Value& v) {
+                       return v.kind == plan::ValueKind::Time;
+                     });
+      }
+      if (act.kind != plan::ActionKind::StateSet && act.kind != plan::ActionKind::StateClear && !task_begin)
+        needs_time = true;
     }
     out += fragment("site.c.tmpl", {{"description", describe(a, p) + " (" + a.origin + ")"},
                                     {"section", site.section},

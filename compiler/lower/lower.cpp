@@ -1,6 +1,7 @@
 #include "compiler/lower/lower.hpp"
 
 #include "compiler/lower/lowerer.hpp"
+#include "compiler/lower/task_storage.hpp"
 
 #include <algorithm>
 
@@ -447,6 +448,7 @@ plan::Program Lowerer::run() {
   for (plan::Map& m : program.plan.maps)
     for (const plan::Correlation& c : program.correlations)
       if (m.name == c.map) m.value_size = static_cast<uint32_t>(8 + 8 * c.saves.size());
+  if (options_.task_storage) use_task_storage(program);
   std::sort(program.kernel_types.begin(), program.kernel_types.end());
   program.kernel_types.erase(std::unique(program.kernel_types.begin(), program.kernel_types.end()),
                              program.kernel_types.end());

@@ -17,6 +17,9 @@ struct Options {
   uint32_t ustack_frames = 64;        // user stack depth kept in a record
   uint32_t kstack_frames = 32;
   uint32_t ringbuf_bytes = 1u << 22;
+  // Per-thread maps in task-local storage where the kernel allows it (runtime::task_storage_usable);
+  // false: LRU hash maps keyed by thread id.
+  bool task_storage = true;
 };
 
 struct Input {

@@ -106,7 +106,8 @@ NLOHMANN_JSON_SERIALIZE_ENUM(MapType, {{MapType::Hash, "hash"},
                                        {MapType::Array, "array"},
                                        {MapType::PercpuArray, "percpu_array"},
                                        {MapType::Ringbuf, "ringbuf"},
-                                       {MapType::StackTrace, "stack_trace"}})
+                                       {MapType::StackTrace, "stack_trace"},
+                                       {MapType::TaskStorage, "task_storage"}})
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LibraryPattern, executable, glob)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Library, name, module, patterns, path)

@@ -110,7 +110,8 @@ struct Rule {
   std::string pending_map;
 };
 
-enum class MapType { Hash, LruHash, Array, PercpuArray, Ringbuf, StackTrace };
+// TaskStorage: per-thread values in task-local storage (freed with the thread; max_entries 0).
+enum class MapType { Hash, LruHash, Array, PercpuArray, Ringbuf, StackTrace, TaskStorage };
 
 struct Map {
   std::string name;

@@ -82,12 +82,14 @@ struct Span {
   std::vector<Value> saves;  // values saved at begin (slot i = saves[i])
   bool save_ip = false;      // save the probed function's address for ustack frame 0
   int thread_slot = -1;      // keyed pairs: slots [i, i+4) hold the begin's pid_tgid, cgroup, comm
+  bool task_local = false;   // keyed by thread and never scanned: task-local storage (lower/task_storage.hpp)
 };
 
 struct State {
   std::string map;
   std::string name;
   bool per_process = false;
+  bool task_local = false;  // per thread, in task-local storage
 };
 
 // `after EVENT within D`: when EVENT completes, remember the time (and fields) per thread.
@@ -95,6 +97,7 @@ struct Correlation {
   std::string map;
   std::string event;
   std::vector<Value> saves;
+  bool task_local = false;  // in task-local storage
 };
 
 // A metric updated where its event completes: the key's labels and the value, as kernel values.

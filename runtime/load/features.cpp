@@ -15,9 +15,13 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
+#include "compiler/build/object_cache.hpp"
+#include "compiler/build/vmlinux_btf.hpp"
+#include "runtime/load/feature_cache.hpp"
 #include "runtime/load/tracefs.hpp"
 #include "runtime/load/uprobe_multi.hpp"
 
@@ -226,7 +230,8 @@ FeatureStatus probe_perf_event() {
 FeatureSet probe_features_uncached() {
   auto start = std::chrono::steady_clock::now();
   FeatureSet s;
-  std::unique_ptr<btf, void (*)(btf*)> vmlinux(btf__load_vmlinux_btf(), btf__free);
+  // Shared with the types header clang needs, which a cold start builds at the same time.
+  std::shared_ptr<const btf> vmlinux = build::acquire_vmlinux_btf();
   s.btf_load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   auto timed = [&](Feature f, auto&& probe) {
     auto t0 = std::chrono::steady_clock::now();
@@ -258,7 +263,17 @@ FeatureSet probe_features_uncached() {
 }
 
 const FeatureSet& probe_features() {
-  static const FeatureSet features = probe_features_uncached();
+  static const FeatureSet features = [] {
+    std::string path = feature_cache_path(build::default_cache_dir());
+    if (std::optional<FeatureSet> cached = read_feature_cache(path)) {
+      std::string ignored;
+      ensure_tracefs(&ignored);  // what probing the tracepoint would have done
+      return *cached;
+    }
+    FeatureSet probed = probe_features_uncached();
+    write_feature_cache(path, probed);  // best effort: the next start probes again if it fails
+    return probed;
+  }();
   return features;
 }
 

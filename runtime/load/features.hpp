@@ -24,6 +24,7 @@ class FeatureSet {
   FeatureStatus uprobe_multi;
   double probe_ms = 0;  // how long probing took, in all
   double btf_load_ms = 0;
+  bool from_cache = false;  // read from the per-boot cache (feature_cache.hpp): nothing was probed
 
   static constexpr plan::Feature kAll[] = {
       plan::Feature::Uprobe, plan::Feature::Tracepoint, plan::Feature::RawTracepoint, plan::Feature::TpBtf,
@@ -33,7 +34,8 @@ class FeatureSet {
   std::array<FeatureStatus, 8> status_;
 };
 
-// Probes once per process (later calls return the first result). Mounts tracefs if needed.
+// Probes once per process (later calls return the first result), or reads what an earlier run
+// probed in this boot (feature_cache.hpp). Mounts tracefs if needed.
 const FeatureSet& probe_features();
 // Probes again, ignoring the cached result (tests).
 FeatureSet probe_features_uncached();

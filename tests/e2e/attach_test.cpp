@@ -38,8 +38,10 @@ TEST(Attach, ProcessStartedAfterSeamIsAttached) {
   wait_ready(seam);
   Child caller({fixture("cuda_caller"), fixture("libcudart.so.12"), "3", "0"});
   ASSERT_TRUE(caller.wait_for_line("ready", std::chrono::seconds(10)));
-  // New processes are noticed at exec and their libraries attached within about a second.
-  ASSERT_TRUE(seam.wait_for_notice("attached", "libcudart.so.12", std::chrono::seconds(3))) << seam.stderr_text();
+  // New processes are noticed at exec and their libraries attached within about a second. The
+  // full path: other sessions' tests map fixtures of the same name from their own build trees.
+  ASSERT_TRUE(seam.wait_for_notice("attached", fixture("libcudart.so.12"), std::chrono::seconds(3)))
+      << seam.stderr_text();
   caller.send_line("go");
   ASSERT_TRUE(caller.wait_for_line("done", std::chrono::seconds(10)));
   EXPECT_TRUE(wait_until([&] { return alerts_from(seam, caller.pid()) >= 3; }, std::chrono::seconds(5)));

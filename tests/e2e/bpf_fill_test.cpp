@@ -1,5 +1,5 @@
 // seam's own BPF fill on /metrics: the ring buffer's fill ratio, and the entries of a state map
-// (set by each thread that called, never cleared) against its capacity.
+// (set by the process that called, never cleared) against its capacity.
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -16,7 +16,7 @@ TEST(BpfFill, RingbufFillAndStateMapEntriesAreServed) {
   TempDir dir;
   std::string rules = dir.write("fill.seam",
                                 "use cuda\n"
-                                "state synced per thread\n"
+                                "state synced per process\n"
                                 "    set on cuda.stream_sync\n"
                                 "rule again on cuda.stream_sync while synced alert info \"again\"\n");
   std::string listen = "127.0.0.1:" + std::to_string(free_port());
@@ -27,7 +27,8 @@ TEST(BpfFill, RingbufFillAndStateMapEntriesAreServed) {
   ASSERT_TRUE(seam.wait_for_notice("listening", listen, std::chrono::seconds(30))) << seam.stderr_text();
   caller.send_line("go");
   ASSERT_TRUE(caller.wait_for_line("done", std::chrono::seconds(10)));
-  // One thread set the state: its map holds exactly one entry.
+  // One process set the state: its map (an LRU hash: per-thread states live in task storage,
+  // which is not counted) holds exactly one entry.
   std::regex entries(R"re(\nseam_map_entries\{map="(fill/state[0-9]+)"\} 1\n)re");
   std::string body;
   std::smatch m;

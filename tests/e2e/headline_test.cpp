@@ -51,10 +51,11 @@ class Headline : public ::testing::Test {
     wait_until([&] { return seam.alerts().size() >= expected; }, std::chrono::seconds(10));
     EXPECT_EQ(seam.stop(), 0) << seam.stderr_text();
     stdout_text_ = seam.stdout_text();
+    stderr_text_ = seam.stderr_text();
     return seam.alerts();
   }
   TempDir dir_;
-  std::string stdout_text_;
+  std::string stdout_text_, stderr_text_;
 };
 
 size_t count(const std::string& text, const std::string& what) {
@@ -105,6 +106,19 @@ TEST_F(Headline, SilentWhenTheSyncIsFast) {
   calls.insert(calls.end(), {"held", "20000"});
   std::vector<nlohmann::json> alerts = run_calls(calls, 1);
   EXPECT_EQ(alerts.size(), 1u);
+}
+
+// Kernels without task-local storage for uprobe programs get LRU hash maps keyed by thread id:
+// the same rule, the same verdicts (the span and the GIL state both go through the fallback).
+TEST_F(Headline, SameVerdictsWithLruHashMapsWhereTaskStorageIsUnavailable) {
+  SEAM_REQUIRE_ROOT();
+  ASSERT_EQ(setenv("SEAM_NO_TASK_STORAGE", "1", 1), 0);
+  std::vector<nlohmann::json> alerts = run_calls({"released", "20000", "held", "2000", "held", "20000"}, 1);
+  unsetenv("SEAM_NO_TASK_STORAGE");
+  EXPECT_EQ(alerts.size(), 1u);
+  EXPECT_NE(stderr_text_.find("per-thread maps fall back to LRU hashes: SEAM_NO_TASK_STORAGE is set"),
+            std::string::npos)
+      << stderr_text_;
 }
 
 }  // namespace

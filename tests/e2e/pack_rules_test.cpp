@@ -283,7 +283,7 @@ TEST_F(PackRules, SlowMallocFiresWithSizeAndStack) {
   SEAM_REQUIRE_ROOT();
   Workload w = python_mallocs(3, 1 << 20, 2000);
   start({pack("malloc.seam")});
-  ASSERT_TRUE(seam_->wait_for_notice("attached", "libcudart.so.12", seconds(10))) << seam_->stderr_text();
+  ASSERT_TRUE(seam_->wait_for_notice("attached", fixture("libcudart.so.12"), seconds(10))) << seam_->stderr_text();
   w.run();
   std::vector<nlohmann::json> slow = wait_alerts("slow_malloc", w.pid(), 3);
   ASSERT_EQ(slow.size(), 3u) << seam_->stderr_text();
@@ -300,7 +300,7 @@ TEST_F(PackRules, SlowMallocSilentForFastMallocs) {
   SEAM_REQUIRE_ROOT();
   Workload w = python_mallocs(3, 4096, 0);
   start({pack("malloc.seam")});
-  ASSERT_TRUE(seam_->wait_for_notice("attached", "libcudart.so.12", seconds(10))) << seam_->stderr_text();
+  ASSERT_TRUE(seam_->wait_for_notice("attached", fixture("libcudart.so.12"), seconds(10))) << seam_->stderr_text();
   w.run();
   // The steady-state rule reports each call, so all three were judged.
   ASSERT_EQ(wait_alerts("malloc_in_steady_state", w.pid(), 3).size(), 3u) << seam_->stderr_text();

@@ -21,7 +21,8 @@ struct Compiled {
   std::string diagnostics;  // rendered text, empty when clean
 };
 
-inline Compiled compile_text(const std::string& rules, const codegen::Options& options = {}) {
+inline Compiled compile_text(const std::string& rules, const codegen::Options& options = {},
+                             const lower::Options& lower_options = {}) {
   Compiled c;
   c.dir = std::make_unique<TempDir>();
   std::string path = c.dir->write("rules.seam", rules);
@@ -36,7 +37,7 @@ inline Compiled compile_text(const std::string& rules, const codegen::Options& o
   lower::Input input;
   for (const ast::File& f : c.program.modules) input.modules.push_back(&f);
   for (const ast::File& f : c.program.rule_files) input.rule_files.push_back(&f);
-  c.lowered = lower::lower(input);
+  c.lowered = lower::lower(input, lower_options);
   c.generated = codegen::generate(c.lowered, options);
   return c;
 }

@@ -17,7 +17,9 @@ const plan::Attachment* find_attachment(const plan::Plan& p, plan::AttachKind ki
 
 bool has_map(const plan::Plan& p, plan::MapType type, const std::string& purpose_part) {
   return std::any_of(p.maps.begin(), p.maps.end(), [&](const plan::Map& m) {
-    return m.type == type && m.purpose.find(purpose_part) != std::string::npos && m.max_entries > 0;
+    // Task storage holds one value per thread: the kernel requires max_entries 0.
+    return m.type == type && m.purpose.find(purpose_part) != std::string::npos &&
+           (m.max_entries > 0) == (type != plan::MapType::TaskStorage);
   });
 }
 
@@ -35,8 +37,9 @@ TEST(CodegenPlan, HeadlineRuleFiltersInTheKernelAtTheSyncsReturn) {
   // The GIL state machine: held from take_gil's return, free from drop_gil's entry.
   EXPECT_NE(find_attachment(p, plan::AttachKind::Uretprobe, "take_gil"), nullptr);
   EXPECT_NE(find_attachment(p, plan::AttachKind::Uprobe, "drop_gil"), nullptr);
-  EXPECT_TRUE(has_map(p, plan::MapType::LruHash, "span cuda.stream_sync in flight"));
-  EXPECT_TRUE(has_map(p, plan::MapType::LruHash, "state python.gil_held"));
+  // Both are per thread: task-local storage (lower::Options::task_storage defaults to true).
+  EXPECT_TRUE(has_map(p, plan::MapType::TaskStorage, "span cuda.stream_sync in flight"));
+  EXPECT_TRUE(has_map(p, plan::MapType::TaskStorage, "state python.gil_held"));
   // The rule's record: the header, the duration and a user stack.
   ASSERT_EQ(p.records.size(), 1u);
   const plan::Record& r = p.records[0];
@@ -52,10 +55,11 @@ TEST(CodegenPlan, HeadlineRuleFiltersInTheKernelAtTheSyncsReturn) {
   std::string at_entry = program_text(c.generated.c_source, entry->program);
   EXPECT_NE(at_return.find("SEC(\"uretprobe\")"), std::string::npos);
   EXPECT_NE(at_return.find("duration > (__u64)(10000000LL)"), std::string::npos) << at_return;
-  EXPECT_NE(at_return.find("seam_state_held(&"), std::string::npos);
+  EXPECT_NE(at_return.find("seam_task_flag(SEAM_TASK_GET(state"), std::string::npos) << at_return;
   EXPECT_NE(at_return.find("seam_reserve(0U"), std::string::npos);
   EXPECT_EQ(at_entry.find("seam_reserve"), std::string::npos) << at_entry;
-  EXPECT_NE(at_entry.find("bpf_map_update_elem"), std::string::npos);
+  EXPECT_NE(at_entry.find("SEAM_TASK_CREATE(inflight"), std::string::npos) << at_entry;
+  EXPECT_EQ(at_entry.find("bpf_map_update_elem"), std::string::npos) << at_entry;
   // The layout document is the plan the runtime decodes with.
   plan::Plan back = c.generated.layout.get<plan::Plan>();
   EXPECT_EQ(back.records[0].fields[1].name, "ustack");
@@ -71,11 +75,11 @@ TEST(CodegenPlan, CorrelationMarksTheEarlierEventAndTestsItsAge) {
   ASSERT_EQ(c.diagnostics, "");
   ASSERT_EQ(c.lowered.correlations.size(), 1u);
   EXPECT_EQ(c.lowered.correlations[0].saves.size(), 1u);  // the malloc's size, saved for the message
-  EXPECT_TRUE(has_map(c.lowered.plan, plan::MapType::LruHash, "last cuda.malloc per thread"));
+  EXPECT_TRUE(has_map(c.lowered.plan, plan::MapType::TaskStorage, "last cuda.malloc per thread"));
   const plan::Attachment* malloc_ret = find_attachment(c.lowered.plan, plan::AttachKind::Uretprobe, "cudaMalloc");
   ASSERT_NE(malloc_ret, nullptr);
   std::string mark = program_text(c.generated.c_source, malloc_ret->program);
-  EXPECT_NE(mark.find("c.ts = now"), std::string::npos) << mark;
+  EXPECT_NE(mark.find("c->ts = now"), std::string::npos) << mark;
   const plan::Record& r = c.lowered.plan.records.at(0);
   EXPECT_TRUE(std::any_of(r.fields.begin(), r.fields.end(), [](const plan::Field& f) {
     return f.name == "cuda.malloc.size" && f.unit == plan::FieldUnit::Bytes;

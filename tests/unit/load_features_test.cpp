@@ -36,10 +36,11 @@ TEST(Features, KprobesAndFentryAreMissingWithReasons) {
       << f.reason(Feature::Fentry);
 }
 
-TEST(Features, ProbingIsFastAndCached) {
+// How long probing takes is the benchmark's business (bench/), not a test's: here, that probing
+// again agrees with the cached answers and the cache is one object.
+TEST(Features, ProbingAgainAgreesWithTheCachedAnswers) {
   SEAM_REQUIRE_ROOT();
   FeatureSet again = probe_features_uncached();
-  EXPECT_LT(again.probe_ms, 50.0);
   EXPECT_EQ(&probe_features(), &probe_features());
   for (Feature feature : FeatureSet::kAll)
     EXPECT_EQ(again.available(feature), probe_features().available(feature));

@@ -1,0 +1,16 @@
+#pragma once
+// The running kernel's BTF, parsed once for whoever needs it at the same time: on a cold start
+// the feature probes (runtime/load/features.cpp, in a thread of their own) and the types header
+// for clang (kernel_types.cpp) both want it, and a parse costs 25-50 ms. Users hold a shared_ptr;
+// when the last lets go it is freed (it is several MB), and a later call parses again.
+#include <memory>
+#include <string>
+
+struct btf;
+
+namespace seam::build {
+
+// nullptr (with *error, when given) when the kernel has no BTF.
+std::shared_ptr<const btf> acquire_vmlinux_btf(std::string* error = nullptr);
+
+}  // namespace seam::build
