@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
@@ -73,6 +74,18 @@ bool rule_files_are_safe(const check::Program& program) {
   return safe;
 }
 
+// The user's files (as rule_files() lists them) that declare a module rather than rules.
+std::vector<std::string> user_modules(const check::Program& program, const std::vector<std::string>& files) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const ast::File& module : program.modules) {
+    auto canonical = std::filesystem::weakly_canonical(module.source->path(), ec);
+    for (const std::string& f : files)
+      if (std::filesystem::weakly_canonical(f, ec) == canonical) out.push_back(f);
+  }
+  return out;
+}
+
 int run(RunFlags& flags) {
   // From the start: a SIGHUP while the rules compile asks for a reload, it does not kill seam.
   struct sigaction hup {};
@@ -130,6 +143,11 @@ int run(RunFlags& flags) {
   unit_options.compile.outputs_elsewhere = true;
   unit_options.allow_insecure_rules = flags.allow_insecure_rules;
   std::vector<std::string> files = runtime::rule_files(flags.compile.paths);
+  unit_options.module_files = user_modules(rules.program, files);
+  std::erase_if(files, [&](const std::string& f) {
+    return std::find(unit_options.module_files.begin(), unit_options.module_files.end(), f) !=
+           unit_options.module_files.end();
+  });
   std::vector<runtime::UnitCompileResult> compiled(files.size());
   std::vector<int> codes(files.size(), 0);
   runtime::parallel_for(files.size(),
@@ -160,6 +178,7 @@ int run(RunFlags& flags) {
   runtime::SessionOptions session;
   session.units = std::move(units);
   session.rule_paths = flags.compile.paths;
+  session.module_files = unit_options.module_files;
   session.compile_unit = [unit_options](const std::string& path) { return compile_unit(path, unit_options); };
   session.reload = &g_reload;
   session.watch = !flags.no_watch;

@@ -27,6 +27,8 @@ runtime::UnitCompileResult compile_unit(const std::string& path, const UnitOptio
   out.hash = build::hash_file(path);
   CompileOptions compile = options.compile;
   compile.paths = {path};
+  for (const std::string& module : options.module_files)
+    if (module != path) compile.paths.push_back(module);
   std::ostringstream err;
   CompiledRules rules = compile_rules(compile, err);
   if (rules.ok) {

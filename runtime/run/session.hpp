@@ -23,6 +23,7 @@ struct SessionOptions {
   // Hot reload (docs/operations.md): the rule paths to rescan and how to compile one file; a
   // reload happens when `reload` is set (SIGHUP) and, with `watch`, when a rule file changes.
   std::vector<std::string> rule_paths;
+  std::vector<std::string> module_files;  // among the rule paths, but modules: never units (docs/operations.md)
   UnitCompiler compile_unit;
   std::atomic<bool>* reload = nullptr;
   bool watch = true;

@@ -40,6 +40,7 @@ void Session::request_reload(bool asked) {
   std::map<std::string, std::string> running;
   for (const auto& [path, unit] : units_) running[path] = unit->build().hash;
   std::map<std::string, std::string> on_disk = hash_rule_files(options_.rule_paths);
+  for (const std::string& module : options_.module_files) on_disk.erase(module);
   ReloadPlan plan = plan_reload(running, failed_, on_disk);
   for (const std::string& path : plan.unchanged)
     if (running.count(path) && running[path] == on_disk[path]) failed_.erase(path);  // back to what runs
