@@ -32,6 +32,9 @@ struct {
  * submitted without a wakeup and the reader's timed consume picks them up (a wakeup per
  * record costs ~4x the per-event time). Set by the loader; 0 means 1/8th of the ring. */
 const volatile __u64 seam_wakeup_bytes = 0;
+/* The loading rule unit's tag, already shifted (plan::kUnitTagShift): every rule file's object
+ * writes into one shared ring, and the reader hands each record to the unit that wrote it. */
+const volatile __u64 seam_unit_tag = 0;
 
 static __always_inline void seam_count_drop(__u32 rule_id) {
   __u64 *n = bpf_map_lookup_elem(&seam_drops, &rule_id);
@@ -47,7 +50,7 @@ static __always_inline void *seam_reserve(__u32 rule_id, __u32 size) {
     return NULL;
   }
   __u64 pid_tgid = bpf_get_current_pid_tgid();
-  h->rule_id = rule_id;
+  h->rule_id = rule_id | (__u32)seam_unit_tag;
   h->size = size;
   h->time_ns = bpf_ktime_get_ns();
   h->pid = (__u32)(pid_tgid >> 32);

@@ -77,6 +77,11 @@ struct Field {
 // Every record starts with this header (bpf-templates/seam_record.h), then the rule's fields.
 // struct seam_record_header { u32 rule_id; u32 size; u64 time_ns; u32 pid; u32 tid; u64 cgroup; char comm[16]; }
 inline constexpr uint32_t kRecordHeaderSize = 48;
+// Every rule file's object writes into one ring buffer shared by `seam run` (docs/operations.md):
+// the header's rule_id carries the writing unit's tag in its high bits (seam_unit_tag, set at load).
+inline constexpr uint32_t kUnitTagShift = 16;
+inline constexpr uint32_t kRuleIdMask = (1u << kUnitTagShift) - 1;
+inline constexpr uint32_t unit_tag_of(uint32_t raw_rule_id) { return raw_rule_id >> kUnitTagShift; }
 
 struct Record {
   uint32_t rule_id = 0;

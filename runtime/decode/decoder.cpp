@@ -69,7 +69,8 @@ const plan::Rule* Decoder::find_rule(uint32_t rule_id) const {
 
 std::optional<uint32_t> Decoder::peek_rule_id(std::span<const uint8_t> bytes) {
   if (bytes.size() < sizeof(uint32_t)) return std::nullopt;
-  return load<uint32_t>(bytes.data() + kRuleIdAt);
+  uint32_t raw = load<uint32_t>(bytes.data() + kRuleIdAt);
+  return raw == 0xffffffffu ? raw : raw & plan::kRuleIdMask;  // all ones: the exec notice
 }
 
 std::optional<Error> Decoder::decode_into(std::span<const uint8_t> bytes, DecodedRecord& out) const {
@@ -77,7 +78,7 @@ std::optional<Error> Decoder::decode_into(std::span<const uint8_t> bytes, Decode
     return Error{"record of " + std::to_string(bytes.size()) + " bytes is shorter than the " +
                  std::to_string(plan::kRecordHeaderSize) + "-byte record header"};
   const uint8_t* p = bytes.data();
-  const uint32_t rule_id = load<uint32_t>(p + kRuleIdAt);
+  const uint32_t rule_id = load<uint32_t>(p + kRuleIdAt) & plan::kRuleIdMask;  // without the unit tag
   const Entry* entry = find(rule_id);
   if (!entry || !entry->record || !entry->rule)
     return Error{"record for unknown rule id " + std::to_string(rule_id) + " (not in this plan)"};

@@ -130,7 +130,7 @@ void choose_programs(bpf_object* obj, const plan::Plan& plan, const FeatureSet& 
 }  // namespace
 
 LoadResult LoadedObject::load(std::span<const uint8_t> object, const plan::Plan& plan,
-                              const FeatureSet& features) {
+                              const FeatureSet& features, RingShare ring_share) {
   LoadResult r;
   if (!is_ring_size(plan.ringbuf_bytes)) {
     r.error = "ring buffer size " + std::to_string(plan.ringbuf_bytes) +
@@ -158,8 +158,14 @@ LoadResult LoadedObject::load(std::span<const uint8_t> object, const plan::Plan&
     if (m.max_entries) bpf_map__set_max_entries(map, m.max_entries);
   }
   for (const plan::Rule& rule : plan.rules) self->drop_slots_ = std::max(self->drop_slots_, rule.id + 1);
-  if (bpf_map* ring = bpf_object__find_map_by_name(self->obj_, plan.ringbuf_map.c_str()))
+  if (bpf_map* ring = bpf_object__find_map_by_name(self->obj_, plan.ringbuf_map.c_str())) {
     bpf_map__set_max_entries(ring, plan.ringbuf_bytes);
+    if (ring_share.ring_fd >= 0 && bpf_map__reuse_fd(ring, ring_share.ring_fd) != 0) {
+      r.error = "cannot share the ring buffer: " + errno_text(errno);
+      return r;
+    }
+  }
+  set_rodata_u64(self->obj_, "seam_unit_tag", static_cast<uint64_t>(ring_share.unit_tag) << plan::kUnitTagShift);
   if (bpf_map* drops = bpf_object__find_map_by_name(self->obj_, plan.drops_map.c_str()))
     bpf_map__set_max_entries(drops, self->drop_slots_);
   set_rodata_u64(self->obj_, "seam_wakeup_bytes", plan.ringbuf_bytes / 8);

@@ -38,6 +38,12 @@ struct DetachStats {
 
 class LoadedObject;
 
+// `seam run` loads one object per rule file, all writing into one ring buffer it owns.
+struct RingShare {
+  int ring_fd = -1;       // the shared seam_events map (-1: the object's own ring)
+  uint32_t unit_tag = 0;  // the loading unit's tag (plan::unit_tag_of), in every record it writes
+};
+
 struct LoadResult {
   std::unique_ptr<LoadedObject> object;  // null on failure
   std::string error;
@@ -49,7 +55,8 @@ class LoadedObject {
   // Opens `object`, sizes maps from `plan`, disables programs whose feature is missing and
   // loads the rest. seam_events gets plan.ringbuf_bytes (a power of two, page multiple),
   // seam_drops one slot per rule id, seam_wakeup_bytes 1/8th of the ring.
-  static LoadResult load(std::span<const uint8_t> object, const plan::Plan& plan, const FeatureSet& features);
+  static LoadResult load(std::span<const uint8_t> object, const plan::Plan& plan, const FeatureSet& features,
+                         RingShare ring = {});
 
   ~LoadedObject();
   LoadedObject(const LoadedObject&) = delete;

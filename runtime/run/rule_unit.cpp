@@ -26,7 +26,7 @@ std::string rule_names(const plan::Plan& plan, const plan::Attachment& a) {
 }  // namespace
 
 std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, UnitContext& context,
-                                          std::string* error, LoadResult* preloaded) {
+                                          std::string* error, LoadResult* preloaded, uint32_t tag) {
   std::unique_ptr<RuleUnit> unit(new RuleUnit());
   unit->build_ = std::move(build);
   unit->context_ = &context;
@@ -41,7 +41,9 @@ std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, Unit
   auto notice = [u = unit.get()](Notice n) { u->pipeline_->notice(n); };
 
   LoadResult loaded =
-      preloaded ? std::move(*preloaded) : LoadedObject::load(unit->build_->object, plan, probe_features());
+      preloaded ? std::move(*preloaded)
+                : LoadedObject::load(unit->build_->object, plan, probe_features(),
+                                     RingShare{context.ring_fd, tag ? tag : (tag = context.new_tag())});
   if (!loaded.object) {
     *error = "cannot load the BPF program: " + loaded.error + (loaded.log.empty() ? "" : "\n" + loaded.log);
     unit->stopped_ = true;
@@ -49,14 +51,8 @@ std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, Unit
   }
   unit->object_ = std::move(loaded.object);
   LoadedObject& object = *unit->object_;
-  unit->record_fn_ = [u = unit.get()](std::span<const uint8_t> bytes) { u->on_record(bytes); };
-  unit->reader_ = std::make_unique<EventReader>(object.ringbuf_fd());
-  if (!unit->reader_->ok()) {
-    *error = "cannot read the ring buffer: " + unit->reader_->error();
-    unit->stopped_ = true;
-    return nullptr;
-  }
-  unit->ring_fill_ = std::make_unique<RingbufFill>(object.ringbuf_fd());
+  unit->tag_ = tag;
+  context.by_tag[tag] = unit.get();
   unit->map_fill_ = std::make_unique<StateMapFill>(
       unit->build_->plan, [u = unit.get()](const std::string& name) { return u->object_->map_fd(name); });
   for (const Unavailable& u : object.unavailable()) {
@@ -108,6 +104,15 @@ std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, Unit
 
 RuleUnit::~RuleUnit() {
   stop();
+  if (context_ && context_->by_tag.count(tag_) && context_->by_tag[tag_] == this) context_->by_tag.erase(tag_);
+}
+
+uint32_t UnitContext::new_tag() {
+  for (;;) {
+    uint32_t tag = next_tag;
+    next_tag = next_tag >= 0xfffe ? 1 : next_tag + 1;
+    if (!by_tag.count(tag)) return tag;
+  }
 }
 
 void RuleUnit::on_record(std::span<const uint8_t> bytes) {
@@ -124,9 +129,6 @@ void RuleUnit::on_record(std::span<const uint8_t> bytes) {
   pipeline_->on_record(bytes);
 }
 
-int RuleUnit::consume() {
-  return reader_->consume(record_fn_);
-}
 
 void RuleUnit::report_drops() {
   const plan::Plan& plan = build_->plan;
@@ -151,15 +153,23 @@ void RuleUnit::every_second() {
     pending_->scan([this](uint32_t rule_id, Alert& alert) { pipeline_->write_alert(rule_id, alert); });
 }
 
+size_t RuleUnit::detach_probes() {
+  if (stopped_) return 0;
+  size_t links = object_->detach_all().links;
+  detached_early_ += links;
+  return links;
+}
+
 DetachStats RuleUnit::stop() {
   if (stopped_) return {};
   stopped_ = true;
   for (int id : subscriptions_) context_->libraries->unsubscribe(id);
   subscriptions_.clear();
   // Deliver what is already in the ring, then detach every probe at once, then what came since.
-  consume();
+  if (context_->drain) context_->drain();
   DetachStats detached = object_->detach_all();
-  consume();
+  detached.links += detached_early_;
+  if (context_->drain) context_->drain();
   report_drops();
   pipeline_->finish();
   return detached;
@@ -181,9 +191,7 @@ void RuleUnit::add_stats(metrics::SelfStats& self) const {
   }
   self.probes_attached += attacher_->attached();
   self.probes_failed += attacher_->failed();
-  self.ringbuf_bytes += build_->plan.ringbuf_bytes;
-  // The fullest ring is the one about to drop; maps are named with their file (each unit has a state0).
-  if (auto fill = ring_fill_->ratio()) self.ringbuf_fill = std::max(self.ringbuf_fill.value_or(0.0), *fill);
+  // Maps are named with their file: each unit has its own state0.
   std::string stem = std::filesystem::path(build_->path).stem().string();
   for (metrics::MapFill m : map_fill_->get(monotonic_ms())) {
     m.map = stem + "/" + m.map;

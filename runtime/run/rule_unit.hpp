@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +23,8 @@
 
 namespace seam::runtime {
 
+class RuleUnit;
+
 // What every unit of a session shares.
 struct UnitContext {
   std::vector<std::shared_ptr<Sink>> sinks;
@@ -30,6 +33,14 @@ struct UnitContext {
   LibraryHub* libraries = nullptr;
   uint32_t exec_notice_rule = 0xffffffffu;
   std::function<void(pid_t)> on_exec;  // a process in scope has just exec'd
+  // The ring every unit's object writes into, the reader's hand-off of a unit's records (by the
+  // tag in their rule id), and a call that delivers everything in the ring now.
+  int ring_fd = -1;
+  std::map<uint32_t, RuleUnit*> by_tag;
+  std::function<void()> drain;
+  uint32_t next_tag = 1;
+  // A tag no running unit has (1..0xfffe: all ones in a rule id is the exec notice).
+  uint32_t new_tag();
 };
 
 class RuleUnit {
@@ -37,8 +48,9 @@ class RuleUnit {
   // Loads the object and attaches every probe. Null, with *error, when the object cannot be
   // loaded or its ring buffer read (nothing stays attached then).
   // `loaded`: the object already loaded from build->object (session start loads them in parallel).
+  // `tag`: from context.new_tag(), the one `loaded` was loaded with (0: a new one).
   static std::unique_ptr<RuleUnit> start(std::unique_ptr<UnitBuild> build, UnitContext& context,
-                                         std::string* error, LoadResult* loaded = nullptr);
+                                         std::string* error, LoadResult* loaded = nullptr, uint32_t tag = 0);
   ~RuleUnit();  // stop()
   RuleUnit(const RuleUnit&) = delete;
   RuleUnit& operator=(const RuleUnit&) = delete;
@@ -46,11 +58,10 @@ class RuleUnit {
   const UnitBuild& build() const { return *build_; }
   const plan::Plan& plan() const { return build_->plan; }
   bool follows_exec() const { return exec_attached_; }
-  int wait_fd() const { return reader_->wait_fd(); }
   int map_fd(const std::string& name) const { return object_->map_fd(name); }
 
-  // Delivers the records in the ring now; returns how many.
-  int consume();
+  // One of this unit's records from the shared ring.
+  void on_record(std::span<const uint8_t> bytes);
   // Once a second: new drops as notices, spans pending past their bound.
   void every_second();
   // An alert made in user space for one of this unit's rules (windowed rules).
@@ -61,6 +72,9 @@ class RuleUnit {
   // Detaches every probe, delivers what is left in the ring, reports drops and suppressed counts.
   // Idempotent; returns the links detached by the first call.
   DetachStats stop();
+  // Detaches every probe and nothing else: safe on several units at once from several threads
+  // (each detach mostly waits in the kernel), before stop() on each. Returns the links detached.
+  size_t detach_probes();
 
   size_t attached() const { return attacher_->attached(); }
   size_t failed() const { return attacher_->failed(); }
@@ -70,7 +84,6 @@ class RuleUnit {
 
  private:
   RuleUnit() = default;
-  void on_record(std::span<const uint8_t> bytes);
   void report_drops();
 
   std::unique_ptr<UnitBuild> build_;
@@ -78,11 +91,10 @@ class RuleUnit {
   std::unique_ptr<AlertPipeline> pipeline_;
   std::unique_ptr<LoadedObject> object_;
   std::unique_ptr<ProbeAttacher> attacher_;
-  std::unique_ptr<EventReader> reader_;
   std::unique_ptr<PendingScanner> pending_;
-  std::unique_ptr<RingbufFill> ring_fill_;
   mutable std::unique_ptr<StateMapFill> map_fill_;  // recounts lazily, from add_stats()
-  EventReader::RecordFn record_fn_;
+  uint32_t tag_ = 0;
+  size_t detached_early_ = 0;  // by detach_probes()
   std::vector<int> subscriptions_;
   std::vector<uint64_t> reported_drops_;
   uint64_t records_ = 0, dropped_ = 0;

@@ -1,9 +1,12 @@
 #include "runtime/run/session.hpp"
 
-#include <sys/epoll.h>
 #include <unistd.h>
 
+#include <bpf/bpf.h>
+
 #include <chrono>
+#include <cstring>
+#include <thread>
 
 #include "runtime/identity/cgroup_resolver.hpp"
 #include "runtime/load/features.hpp"
@@ -52,22 +55,56 @@ Session::Session(SessionOptions options) : options_(std::move(options)), librari
 
 Session::~Session() {
   if (compiling_.valid()) compiling_.wait();
-  if (epoll_fd_ >= 0) close(epoll_fd_);
+  units_.clear();  // before the reader they drain into
+  reader_.reset();
+  if (ring_fd_ >= 0) close(ring_fd_);
+}
+
+// One ring buffer for every unit (--ringbuf-size in all, whatever the number of rule files): the
+// objects reuse its fd at load, and each record's rule id carries the unit's tag.
+bool Session::open_ring(std::string* error) {
+  uint32_t bytes = options_.units.empty() ? (1u << 22) : options_.units.front()->plan.ringbuf_bytes;
+  ring_fd_ = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "seam_events", 0, 0, bytes, nullptr);
+  if (ring_fd_ < 0) {
+    *error = "cannot create the ring buffer (" + std::to_string(bytes) + " bytes): " + std::strerror(errno);
+    return false;
+  }
+  reader_ = std::make_unique<EventReader>(ring_fd_);
+  if (!reader_->ok()) {
+    *error = "cannot read the ring buffer: " + reader_->error();
+    return false;
+  }
+  ring_fill_ = std::make_unique<RingbufFill>(ring_fd_);
+  result_.ringbuf_bytes = bytes;
+  context_.ring_fd = ring_fd_;
+  context_.drain = [this] { reader_->consume([this](std::span<const uint8_t> b) { on_record(b); }); };
+  return true;
+}
+
+void Session::on_record(std::span<const uint8_t> bytes) {
+  auto raw = bytes.size() >= 4 ? std::optional<uint32_t>(0) : std::nullopt;
+  if (raw) std::memcpy(&*raw, bytes.data(), 4);
+  if (raw && *raw == context_.exec_notice_rule) {
+    ++exec_records_;
+    if (bytes.size() >= 20 && context_.on_exec) {
+      uint32_t pid = 0;
+      std::memcpy(&pid, bytes.data() + 16, 4);
+      context_.on_exec(static_cast<pid_t>(pid));
+    }
+    return;
+  }
+  auto unit = raw ? context_.by_tag.find(plan::unit_tag_of(*raw)) : context_.by_tag.end();
+  if (unit != context_.by_tag.end()) unit->second->on_record(bytes);
+  // else: a record of a unit already gone (its ring was drained as it stopped): cannot happen
+  // unless the kernel delivered it after detach, and then there is no plan to decode it with.
 }
 
 void Session::notice(const Notice& n) {
   for (auto& s : sinks_) s->write_notice(n);
 }
 
-// After units start or stop: the epoll set over their rings and the metrics' merged plan.
+// After units start or stop: the metrics' merged plan.
 void Session::units_changed() {
-  if (epoll_fd_ >= 0) close(epoll_fd_);
-  epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
-  for (const auto& [path, unit] : units_) {
-    epoll_event ev{};
-    ev.events = EPOLLIN;
-    epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, unit->wait_fd(), &ev);
-  }
   plan::Plan merged;
   std::map<std::string, int> fds;
   metric_rules_.clear();
@@ -110,22 +147,15 @@ void Session::units_changed() {
 // Delivers records as they come for up to timeout_ms, returning early once some were delivered.
 // Programs submit without wakeups (event_reader.hpp), so every ring is consumed every 10 ms.
 int Session::wait_and_consume(int timeout_ms) {
-  int64_t deadline = now_ms() + timeout_ms;
-  while (true) {
-    int total = 0;
-    for (auto& [path, unit] : units_) total += std::max(unit->consume(), 0);
-    int64_t left = deadline - now_ms();
-    if (total > 0 || left <= 0 || (options_.stop && options_.stop->load())) return total;
-    epoll_event events[8];
-    epoll_wait(epoll_fd_, events, 8,
-               static_cast<int>(std::min<int64_t>(left, EventReader::kConsumeIntervalMs)));
-  }
+  return reader_->poll([this](std::span<const uint8_t> b) { on_record(b); }, timeout_ms);
 }
 
 metrics::SelfStats Session::self_stats() const {
   metrics::SelfStats self;
   for (const auto& [path, unit] : units_) unit->add_stats(self);
   for (const auto& sink : sinks_) sink->counters(self.outputs);  // shared: once, not per unit
+  self.ringbuf_bytes = result_.ringbuf_bytes;
+  if (ring_fill_) self.ringbuf_fill = ring_fill_->ratio();
   self.compile_ms = options_.compile_ms;
   self.load_ms = attach_ms_;
   self.reload_errors = reload_errors_;
@@ -136,10 +166,20 @@ metrics::SelfStats Session::self_stats() const {
 
 SessionResult Session::run() {
   int64_t started = now_ms();
+  std::string ring_error;
+  if (!open_ring(&ring_error)) {
+    notice(Notice{plan::Severity::Error, "load-failed", ring_error, {}, 0});
+    for (auto& s : sinks_) s->flush();
+    result_.exit_code = 1;
+    return result_;
+  }
   // Loading (the verifier) is most of a unit's start and independent per object: in parallel.
   std::vector<LoadResult> loaded(options_.units.size());
+  std::vector<uint32_t> tags(options_.units.size());
+  for (uint32_t& tag : tags) tag = context_.next_tag++;  // no unit runs yet: all free
   parallel_for(options_.units.size(), [&](size_t i) {
-    loaded[i] = LoadedObject::load(options_.units[i]->object, options_.units[i]->plan, probe_features());
+    loaded[i] = LoadedObject::load(options_.units[i]->object, options_.units[i]->plan, probe_features(),
+                                   RingShare{ring_fd_, tags[i]});
   });
   for (size_t i = 0; i < options_.units.size(); ++i) {
     std::unique_ptr<UnitBuild>& build = options_.units[i];
@@ -147,7 +187,7 @@ SessionResult Session::run() {
     std::optional<std::string> clash = conflict(path, build->plan);
     std::string error = clash ? path + ": " + *clash : "";
     std::unique_ptr<RuleUnit> unit =
-        clash ? nullptr : RuleUnit::start(std::move(build), context_, &error, &loaded[i]);
+        clash ? nullptr : RuleUnit::start(std::move(build), context_, &error, &loaded[i], tags[i]);
     if (!unit) {
       notice(Notice{plan::Severity::Error, "load-failed", error, {}, 0});
       for (auto& [p, u] : units_) u->stop();
@@ -242,6 +282,14 @@ SessionResult Session::run() {
   if (compiling_.valid()) compiling_.wait();  // a reload in flight is dropped
   int64_t detach_start = now_ms();
   size_t links = 0;
+  // Every unit's probes at once (a unit's detach mostly waits in the kernel), then each unit
+  // drains its records and reports.
+  context_.drain();
+  std::vector<RuleUnit*> running;
+  for (auto& [path, unit] : units_) running.push_back(unit.get());
+  std::vector<std::thread> detaching;
+  for (RuleUnit* unit : running) detaching.emplace_back([unit] { unit->detach_probes(); });
+  for (std::thread& t : detaching) t.join();
   for (auto& [path, unit] : units_) {
     links += unit->stop().links;
     retired_records_ += unit->records();

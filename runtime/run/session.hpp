@@ -47,6 +47,7 @@ struct SessionResult {
   size_t probes_attached = 0;
   double attach_ms = 0;  // from start to every probe attached (startup scan included)
   double detach_ms = 0;
+  uint32_t ringbuf_bytes = 0;  // the one ring every rule file writes into
 };
 
 SessionResult run_session(SessionOptions options);

@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/run/bpf_fill.hpp"
+#include "runtime/run/event_reader.hpp"
 #include "runtime/run/library_hub.hpp"
 #include "runtime/run/metrics_service.hpp"
 #include "runtime/run/pods_reporter.hpp"
@@ -44,6 +46,8 @@ class Session {
   std::optional<std::string> conflict(const std::string& path, const plan::Plan& plan) const;
   void units_changed();
   int wait_and_consume(int timeout_ms);
+  void on_record(std::span<const uint8_t> bytes);
+  bool open_ring(std::string* error);
   void request_reload(bool asked);
   void apply_reload(CompileBatch batch);
   void reload_failed(const std::string& path, const std::string& hash, const std::string& message,
@@ -61,7 +65,10 @@ class Session {
   std::unique_ptr<MetricsService> metrics_;
   std::vector<std::pair<RuleUnit*, uint32_t>> metric_rules_;  // the metrics plan's rule id -> unit, rule id
   std::deque<std::pair<int64_t, pid_t>> pending_scans_;
-  int epoll_fd_ = -1;
+  int ring_fd_ = -1;                    // the ring every unit writes into
+  std::unique_ptr<EventReader> reader_;  // ... and its one reader, handing records out by unit tag
+  std::unique_ptr<RingbufFill> ring_fill_;
+  uint64_t exec_records_ = 0;
   std::unique_ptr<RulesWatcher> watcher_;
   std::future<CompileBatch> compiling_;
   struct Pending {

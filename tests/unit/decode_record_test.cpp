@@ -228,16 +228,21 @@ TEST(DecodeRecord, FieldsBeyondTheDeclaredSizeAreBoundsChecked) {
   EXPECT_NE(r.error().find("shorter than its 176-byte layout"), std::string::npos) << r.error();
 }
 
-TEST(DecodeRecord, SparseRuleIdsAndConvenienceFunction) {
+// A high rule id, written by a unit whose tag is in the id's high bits (every
+// rule file's object shares one ring: plan::kUnitTagShift).
+TEST(DecodeRecord, HighRuleIdUnderAUnitTagAndConvenienceFunction) {
   plan::Plan p = every_type_plan();
-  p.rules[0].id = 4'000'000'000u;
-  p.records[0].rule_id = 4'000'000'000u;
+  p.rules[0].id = 60'000u;
+  p.records[0].rule_id = 60'000u;
   Bytes b = every_type_bytes();
-  b.put<uint32_t>(0, 4'000'000'000u);
+  b.put<uint32_t>(0, (7u << plan::kUnitTagShift) | 60'000u);
   auto r = decode_record(p, b.data);
   ASSERT_TRUE(r.ok()) << r.error();
   EXPECT_EQ(r->rule->name, "every_type");
-  EXPECT_EQ(Decoder::peek_rule_id(b.data), 4'000'000'000u);
+  EXPECT_EQ(plan::unit_tag_of((7u << plan::kUnitTagShift) | 60'000u), 7u);
+  EXPECT_EQ(Decoder::peek_rule_id(b.data), 60'000u);
+  b.put<uint32_t>(0, 0xffffffffu);  // the exec notice keeps its all-ones id
+  EXPECT_EQ(Decoder::peek_rule_id(b.data), 0xffffffffu);
   EXPECT_EQ(Decoder::peek_rule_id(std::span<const uint8_t>(b.data.data(), 3)), std::nullopt);
 }
 
