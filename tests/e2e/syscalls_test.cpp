@@ -5,6 +5,9 @@
 // tracepoints see every process of the host.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <string>
+
 #include "support/seam_process.hpp"
 #include "support/test_support.hpp"
 
@@ -40,6 +43,11 @@ struct Workload {
   Child child;
 };
 
+// A ptr field's value: JSON writes pointers as hex strings ("0x7f..."); 0 when it is not one.
+uint64_t pointer(const nlohmann::json& v) {
+  return v.is_string() ? std::stoull(v.get<std::string>(), nullptr, 16) : 0;
+}
+
 std::vector<nlohmann::json> of_pid(const std::vector<nlohmann::json>& alerts, pid_t pid) {
   std::vector<nlohmann::json> mine;
   for (const nlohmann::json& a : alerts)
@@ -68,8 +76,7 @@ TEST(Syscalls, FutexSpanFiresForALongWaitWithNamedArguments) {
   EXPECT_EQ(f.value("op", -1) & 0x7f, 0) << f.dump();  // FUTEX_WAIT (glibc adds PRIVATE)
   EXPECT_EQ(f.value("val", 0), 2) << f.dump();         // a contended glibc mutex's word
   EXPECT_EQ(f.value("ret", -1), 0) << f.dump();        // woken by the unlock
-  EXPECT_FALSE(f["uaddr"].is_null()) << f.dump();
-  EXPECT_NE(f["uaddr"], 0) << f.dump();
+  EXPECT_NE(pointer(f["uaddr"]), 0u) << f.dump();      // the mutex's word
   EXPECT_EQ(of_pid(seam.alerts("futex_wait"), quiet_pid).size(), 0u) << seam.stderr_text();
 }
 
@@ -89,6 +96,37 @@ TEST(Syscalls, AnySpanPrintsTheSyscallByName) {
   EXPECT_EQ(alerts[0].value("message", "").rfind("syscall mmap took ", 0), 0u) << alerts[0].dump();
   EXPECT_EQ(seam.stop(), 0) << seam.stderr_text();
   EXPECT_NE(seam.stdout_text().find(" id=mmap"), std::string::npos) << seam.stdout_text();
+}
+
+// Every named span loads and attaches; mmap and munmap of 128 MiB report their arguments by name.
+TEST(Syscalls, EveryNamedSpanAttachesAndMmapReportsItsArguments) {
+  SEAM_REQUIRE_ROOT();
+  TempDir dir;
+  Workload w("mmap", "128");
+  std::string pid = "pid == " + std::to_string(w.child.pid());
+  std::string rules = "use syscalls\n";
+  for (const char* span : {"futex", "ioctl", "read", "pread64", "sendto", "recvfrom"})
+    rules += std::string("rule ") + span + " on syscalls." + span + " where " + pid + " alert info \"x\"\n";
+  rules += "rule map on syscalls.mmap where " + pid + " and len == 128MiB alert info \"mmap {len}\"" +
+           " with addr, len, prot, flags, fd, off, ret\n";
+  rules += "rule unmap on syscalls.munmap where " + pid +
+           " and len == 128MiB alert info \"munmap\" with addr, len, ret\n";
+  SeamRun seam(dir.path(), {dir.write("spans.seam", rules)});
+  ASSERT_TRUE(seam.wait_for_notice("ready", "probes attached", seconds(60))) << seam.stderr_text();
+  w.run();
+  wait_until([&] { return seam.alerts("map").size() >= 1 && seam.alerts("unmap").size() >= 1; }, seconds(10));
+  std::vector<nlohmann::json> map = seam.alerts("map"), unmap = seam.alerts("unmap");
+  ASSERT_EQ(map.size(), 1u) << seam.stderr_text();
+  ASSERT_EQ(unmap.size(), 1u) << seam.stderr_text();
+  const nlohmann::json& m = map[0]["fields"];
+  EXPECT_EQ(m.value("prot", 0), 3) << m.dump();        // PROT_READ | PROT_WRITE
+  EXPECT_EQ(m.value("flags", 0), 0x8022) << m.dump();  // MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE
+  EXPECT_EQ(m.value("fd", 0), -1) << m.dump();
+  EXPECT_EQ(m.value("off", 1), 0) << m.dump();
+  EXPECT_NE(pointer(unmap[0]["fields"]["addr"]), 0u) << unmap[0].dump();
+  EXPECT_EQ(pointer(unmap[0]["fields"]["addr"]), m.value("ret", 0ull))
+      << "munmap unmaps what mmap returned: " << unmap[0].dump() << m.dump();
+  EXPECT_EQ(unmap[0]["fields"].value("ret", -1), 0) << unmap[0].dump();
 }
 
 }  // namespace
