@@ -36,8 +36,8 @@ TEST(CodegenExprs, ComputedFieldsAndTablesExpandWhereTheyAreRead) {
             std::string::npos)
       << ret;
   std::string entry = only_program(c, plan::AttachKind::Uprobe);
-  EXPECT_NE(entry.find("v.s[0] = (__u64)((__u64)(__u64)(PT_REGS_PARM3(ctx)))"), std::string::npos) << entry;
-  EXPECT_NE(entry.find("v.s[1] = (__u64)((__s64)(__s32)(PT_REGS_PARM4(ctx)))"), std::string::npos) << entry;
+  EXPECT_NE(entry.find("v->s[0] = (__u64)((__u64)(__u64)(PT_REGS_PARM3(ctx)))"), std::string::npos) << entry;
+  EXPECT_NE(entry.find("v->s[1] = (__u64)((__s64)(__s32)(PT_REGS_PARM4(ctx)))"), std::string::npos) << entry;
   const plan::Record& r = c.lowered.plan.records.at(0);
   ASSERT_EQ(r.fields.size(), 2u);
   EXPECT_EQ(r.fields[1].name, "bytes");
@@ -49,7 +49,7 @@ TEST(CodegenExprs, ArrayElementsOfATracepointAreReadAtTheBeginAndSaved) {
       "use syscalls\nrule r on syscalls.any where id == 16 and args[1] == 0x541B alert info \"x\"\n");
   ASSERT_EQ(c.diagnostics, "");
   std::string prog = only_program(c, plan::AttachKind::Tracepoint);
-  EXPECT_NE(c.generated.c_source.find("v.s[1] = (__u64)((__u64)(__u64)(ctx->args[1]));"), std::string::npos)
+  EXPECT_NE(c.generated.c_source.find("v->s[1] = (__u64)((__u64)(__u64)(ctx->args[1]));"), std::string::npos)
       << c.generated.c_source;
 }
 
