@@ -3,8 +3,8 @@
 # with its doc comment, from the kernel's UAPI header. stdlib/syscalls.seam holds its output
 # verbatim; to regenerate, replace the enum there (its comment line through the closing `)`) with
 #   scripts/gen-syscall-enum.sh [/usr/include/x86_64-linux-gnu/asm/unistd_64.h]
-# and run `seam stdlib doc > docs/stdlib.md`. On the header it was made from (Ubuntu's
-# linux-libc-dev, 6.x), the output appears verbatim in stdlib/syscalls.seam.
+# and run `seam stdlib doc > docs/stdlib.md`. On the header it was made from (Debian 12's
+# linux-libc-dev 6.1), the output appears verbatim in stdlib/syscalls.seam.
 set -euo pipefail
 header=${1:-/usr/include/x86_64-linux-gnu/asm/unistd_64.h}
 echo "# syscall: the x86-64 system call numbers, printed by name (written by scripts/gen-syscall-enum.sh"
