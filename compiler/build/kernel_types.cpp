@@ -118,13 +118,14 @@ const char* kHeaderStart =
 const char* kHeaderEnd =
     "\n#ifndef BPF_NO_PRESERVE_ACCESS_INDEX\n"
     "#pragma clang attribute pop\n"
-    "#endif\n"
-    "#endif /* __SEAM_KERNEL_TYPES_H__ */\n";
+    "#endif\n";
+const char* kHeaderGuardEnd = "#endif /* __SEAM_KERNEL_TYPES_H__ */\n";
 
 // Dumps the types `ids` (and their dependencies, once each) between the header guards, then
-// `extra` (the names of tracepoint structs that belong to an event class).
-std::string dump(const btf* b, const std::vector<int>& ids, std::string* error,
-                 const std::string& extra = {}) {
+// `extra` (the names of tracepoint structs that belong to an event class), then `own` (structs
+// seam wrote from format files: not the kernel's, so outside preserve_access_index).
+std::string dump(const btf* b, const std::vector<int>& ids, std::string* error, const std::string& extra = {},
+                 const std::string& own = {}) {
   std::string body;
   std::unique_ptr<btf_dump, DumpDeleter> d(btf_dump__new(b, append_printf, &body, nullptr));
   if (!d) {
@@ -137,7 +138,7 @@ std::string dump(const btf* b, const std::vector<int>& ids, std::string* error,
       return {};
     }
   }
-  return kHeaderStart + body + extra + kHeaderEnd;
+  return kHeaderStart + body + extra + kHeaderEnd + own + kHeaderGuardEnd;
 }
 
 }  // namespace
@@ -148,13 +149,25 @@ std::string kernel_types_header(const std::vector<std::string>& type_names, std:
   std::vector<int> ids;
   for (const std::string& name : kBaseKernelTypes)  // optional: not every kernel has all
     if (int id = find_type(b.get(), name); id > 0) ids.push_back(id);
-  std::string class_names;
+  std::string class_names, own_structs;
   for (const std::string& name : type_names) {
     int id = find_type(b.get(), name);
     if (id < 0 && name.rfind("trace_event_raw_", 0) == 0) {
       // An event of a class: its struct is the class's, under the name the program uses.
-      id = find_tracepoint_class(b.get(), name.substr(16), error);
-      if (id < 0) return {};
+      std::string class_error;
+      id = find_tracepoint_class(b.get(), name.substr(16), &class_error);
+      if (id < 0 && (name.rfind("trace_event_raw_sys_enter_", 0) == 0 ||
+                     name.rfind("trace_event_raw_sys_exit_", 0) == 0)) {
+        // A per-syscall event (sys_enter_futex): its struct, written from its format file.
+        std::string own = tracepoint_struct_from_format(name.substr(16), error);
+        if (own.empty()) return {};
+        own_structs += own;
+        continue;
+      }
+      if (id < 0) {
+        if (error) *error = class_error;
+        return {};
+      }
       class_names += "#define " + name + " " +
                      btf__name_by_offset(b.get(), btf__type_by_id(b.get(), id)->name_off) + "\n";
     }
@@ -164,7 +177,7 @@ std::string kernel_types_header(const std::vector<std::string>& type_names, std:
     }
     ids.push_back(id);
   }
-  return dump(b.get(), ids, error, class_names);
+  return dump(b.get(), ids, error, class_names, own_structs);
 }
 
 std::string full_kernel_types_header(std::string* error) {

@@ -49,17 +49,85 @@ std::vector<TracepointField> parse_tracepoint_format(const std::string& format_t
     size_t field = line.find("field:"), semi = line.find(';'), off = line.find("offset:");
     if (field == std::string::npos || semi == std::string::npos || off == std::string::npos) continue;
     std::string decl = line.substr(field + 6, semi - field - 6);
+    unsigned count = 0;
     if (size_t bracket = decl.find('[');
-        bracket != std::string::npos && decl.find(' ', bracket) == std::string::npos)
+        bracket != std::string::npos && decl.find(' ', bracket) == std::string::npos) {
+      count = static_cast<unsigned>(std::strtoul(decl.c_str() + bracket + 1, nullptr, 10));
       decl.erase(bracket);  // `args[6]`, `comm[16]`
+    }
     size_t space = decl.find_last_of(" \t*");
     std::string name = space == std::string::npos ? decl : decl.substr(space + 1);
     if (name.rfind("common_", 0) == 0 || name.empty()) continue;
     if (decl.find("__data_loc") != std::string::npos) name = "__data_loc_" + name;
     if (decl.find("__rel_loc") != std::string::npos) name = "__rel_loc_" + name;
-    fields.push_back({name, static_cast<unsigned>(std::strtoul(line.c_str() + off + 7, nullptr, 10))});
+    TracepointField f{name, static_cast<unsigned>(std::strtoul(line.c_str() + off + 7, nullptr, 10))};
+    if (size_t size = line.find("size:"); size != std::string::npos)
+      f.size = static_cast<unsigned>(std::strtoul(line.c_str() + size + 5, nullptr, 10));
+    if (size_t sign = line.find("signed:"); sign != std::string::npos) f.is_signed = line[sign + 7] == '1';
+    f.count = count;
+    fields.push_back(std::move(f));
   }
   return fields;
+}
+
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// The C integer type of `bytes` bytes (0 when no integer is that wide).
+const char* int_type(unsigned bytes, bool is_signed) {
+  switch (bytes) {
+    case 1:
+      return is_signed ? "signed char" : "unsigned char";
+    case 2:
+      return is_signed ? "short" : "unsigned short";
+    case 4:
+      return is_signed ? "int" : "unsigned int";
+    case 8:
+      return is_signed ? "long long" : "unsigned long long";
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace
+
+std::string tracepoint_struct_from_fields(const std::string& event,
+                                          const std::vector<TracepointField>& fields) {
+  std::vector<TracepointField> sorted = fields;
+  std::sort(sorted.begin(), sorted.end(),
+            [](const TracepointField& a, const TracepointField& b) { return a.offset < b.offset; });
+  std::string out = "struct " + std::string(kRawPrefix) + event + " {\n";
+  unsigned at = 0;
+  for (const TracepointField& f : sorted) {
+    if (f.offset < at) continue;  // overlapping: not a layout C can write; the field is left out
+    if (f.offset > at)            // the common header (type, flags, preempt count, pid) and any holes
+      out += "\tunsigned char __pad_" + std::to_string(at) + "[" + std::to_string(f.offset - at) + "];\n";
+    unsigned element = f.count ? f.size / f.count : f.size;
+    const char* type = int_type(element, f.is_signed);
+    if (type && f.count)
+      out += "\t" + std::string(type) + " " + f.name + "[" + std::to_string(f.count) + "];\n";
+    else if (type)
+      out += "\t" + std::string(type) + " " + f.name + ";\n";
+    else
+      out += "\tunsigned char " + f.name + "[" + std::to_string(f.size) + "];\n";
+    at = f.offset + f.size;
+  }
+  return out + "};\n";
+}
+
+std::string tracepoint_struct_from_format(const std::string& event, std::string* error) {
+  std::string path = tracepoint_format_path(event);
+  if (path.empty()) {
+    if (error)
+      *error = "tracepoint '" + event + "' has no struct " + kRawPrefix + event +
+               " in this kernel's BTF, and its tracefs format file cannot be read";
+    return {};
+  }
+  return tracepoint_struct_from_fields(event, parse_tracepoint_format(read_file(path)));
 }
 
 std::string tracepoint_format_path(const std::string& event) {

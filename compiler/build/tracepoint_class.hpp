@@ -14,6 +14,9 @@ namespace seam::build {
 struct TracepointField {
   std::string name;  // as BTF names the member: `args`, `__data_loc_name` for dynamic fields
   unsigned offset = 0;
+  unsigned size = 0;   // bytes, the whole array's for an array
+  unsigned count = 0;  // elements of an array field (`args[6]`: 6), 0 for a scalar
+  bool is_signed = false;
 };
 
 // The fields of the event's tracefs format text (common_* fields left out).
@@ -24,5 +27,17 @@ std::string tracepoint_format_path(const std::string& event);
 
 // The BTF type id of the struct that lays out `event`'s record, or -1 with *error set.
 int find_tracepoint_class(const btf* b, const std::string& event, std::string* error);
+
+// The per-syscall tracepoints (syscalls:sys_enter_futex) share struct syscall_trace_enter
+// {nr; args[6]}, whose members are not the names their format files give the arguments (uaddr,
+// op, val). For an event no trace_event_raw_* struct lays out, this writes
+// `struct trace_event_raw_<event>` from its format file: each field an integer of its size at its
+// offset, padding between. Empty with *error set when the format file cannot be read.
+// The struct is not the kernel's, so it must be compiled without preserve_access_index.
+std::string tracepoint_struct_from_format(const std::string& event, std::string* error);
+
+// The same, from format text already read (for tests).
+std::string tracepoint_struct_from_fields(const std::string& event,
+                                          const std::vector<TracepointField>& fields);
 
 }  // namespace seam::build

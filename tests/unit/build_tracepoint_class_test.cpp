@@ -44,6 +44,50 @@ TEST(TracepointClass, EventOfAClassGetsTheClassStructUnderItsOwnName) {
   EXPECT_EQ(h.find("#define trace_event_raw_sched_switch "), std::string::npos) << "sched_switch has its own";
 }
 
+// A per-syscall event: struct syscall_trace_enter {nr; args[6]} in BTF does not name the
+// arguments, so the struct is written from the format file, each field at its offset.
+TEST(TracepointClass, SyscallEventStructIsWrittenFromItsFormat) {
+  std::vector<TracepointField> f = parse_tracepoint_format(
+      "name: sys_enter_futex\nformat:\n"
+      "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+      "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+      "\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
+      "\tfield:u32 * uaddr;\toffset:16;\tsize:8;\tsigned:0;\n"
+      "\tfield:int op;\toffset:24;\tsize:8;\tsigned:0;\n"
+      "\tfield:long ret;\toffset:32;\tsize:8;\tsigned:1;\n"
+      "\tfield:unsigned long args[2];\toffset:40;\tsize:16;\tsigned:0;\n");
+  EXPECT_EQ(tracepoint_struct_from_fields("sys_enter_futex", f),
+            "struct trace_event_raw_sys_enter_futex {\n"
+            "\tunsigned char __pad_0[8];\n"
+            "\tint __syscall_nr;\n"
+            "\tunsigned char __pad_12[4];\n"
+            "\tunsigned long long uaddr;\n"
+            "\tunsigned long long op;\n"
+            "\tlong long ret;\n"
+            "\tunsigned long long args[2];\n"
+            "};\n");
+}
+
+// In the header, that struct comes after preserve_access_index is popped: it is not the kernel's,
+// so a CO-RE relocation against it would find no target.
+TEST(TracepointClass, SyscallEventStructIsOutsideCoRe) {
+  if (!std::filesystem::exists(kVmlinuxBtfPath))
+    GTEST_SKIP() << kVmlinuxBtfPath << " absent (kernel without BTF)";
+  if (tracepoint_format_path("sys_enter_futex").empty())
+    GTEST_SKIP() << "tracefs is not mounted or not readable here";
+  std::string error;
+  std::string h =
+      kernel_types_header({"trace_event_raw_sys_enter_futex", "trace_event_raw_sys_exit_futex"}, &error);
+  ASSERT_FALSE(h.empty()) << error;
+  size_t pop = h.find("#pragma clang attribute pop");
+  size_t enter = h.find("struct trace_event_raw_sys_enter_futex {");
+  ASSERT_NE(enter, std::string::npos) << h.substr(h.size() > 2000 ? h.size() - 2000 : 0);
+  EXPECT_GT(enter, pop);
+  EXPECT_NE(h.find("\tunsigned long long uaddr;\n", enter), std::string::npos);
+  EXPECT_NE(h.find("\tlong long ret;\n", h.find("struct trace_event_raw_sys_exit_futex {")),
+            std::string::npos);
+}
+
 TEST(TracepointClass, UnknownTracepointIsReportedByName) {
   if (!std::filesystem::exists(kVmlinuxBtfPath))
     GTEST_SKIP() << kVmlinuxBtfPath << " absent (kernel without BTF)";
