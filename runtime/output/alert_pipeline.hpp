@@ -1,6 +1,7 @@
 #pragma once
-// Records in, alerts out: Decoder → per-rule (or per-process) RateLimiter → AlertBuilder (symbolizes, so only
-// for alerts that will be written) → every sink. Counts per rule for the runtime's stats.
+// Records in, alerts out: Decoder → per-rule (or per-process) RateLimiter → AlertBuilder
+// (symbolizes, so only for alerts that will be written) → every sink. Counts per rule for the
+// runtime's stats.
 // Single-threaded: the event reader's thread calls on_record(), flush() and finish().
 #include <cstdint>
 #include <functional>
