@@ -261,6 +261,7 @@ struct Limit {
   int64_t count = 0;
   int64_t per_ns = 0;
   SourceRange range;
+  std::optional<Ident> scope;  // `per process` (the checker accepts only that word)
 };
 
 // `group within D`

@@ -55,6 +55,7 @@ class Checker {
 
   // rules.cpp
   void check_rule(Table& t, ast::RuleDecl& r);
+  void check_limit_scope(const ast::RuleDecl& r);
 
  private:
   struct Scope {

@@ -2,6 +2,7 @@
 // AGGREGATE(metric) over D ...`), with its alert, message holes, `with` items and limit.
 #include <algorithm>
 
+#include "compiler/ast/limit_scope.hpp"
 #include "compiler/check/checker.hpp"
 #include "compiler/check/suggest.hpp"
 
@@ -298,6 +299,7 @@ void Checker::check_rule(Table& t, ast::RuleDecl& r) {
     else if (r.limit->per_ns <= 0)
       diags_.error(Code::BadLimit, r.limit->range, "a limit's period must be longer than 0")
           .hints.push_back("e.g. `limit 10 per 1m`");
+    check_limit_scope(r);
   } else if (stack && ctx.event && uprobe_based(*ctx.event)) {
     diags_
         .warning(Code::MissingLimitOnHotStack, stack->range,
@@ -305,6 +307,27 @@ void Checker::check_rule(Table& t, ast::RuleDecl& r) {
                      " with no limit")
         .hints.push_back("add `limit 10 per 1m`");
   }
+}
+
+// `limit N per D per process`: only that word; a windowed rule needs a metric `by pid` to tell
+// processes apart, otherwise its limit stays rule-wide (a warning says so).
+void Checker::check_limit_scope(const ast::RuleDecl& r) {
+  const std::optional<ast::Ident>& scope = r.limit->scope;
+  if (!scope) return;
+  if (scope->name != ast::kLimitScopeProcess) {
+    diags_.error(Code::BadLimit, scope->range, "unknown limit scope '" + scope->name + "'")
+        .hints.push_back(
+            "a limit counts per rule (`limit 10 per 1m`) or per process (`limit 10 per 1m per process`)");
+    return;
+  }
+  if (!r.when || ast::limit_per_process(r)) return;
+  const ast::MetricDecl* m = ast::windowed_metric(*r.when);
+  if (!m) return;
+  diags_
+      .warning(Code::LimitNotPerProcess, scope->range,
+               "rule '" + r.name.name + "' limits per process, but metric '" + m->name.name +
+                   "' is not `by pid`; the limit stays rule-wide")
+      .hints.push_back("add pid to the metric's `by` labels, or drop `per process`");
 }
 
 }  // namespace seam::check

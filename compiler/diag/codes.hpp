@@ -51,7 +51,8 @@ namespace seam::diag {
   X(StateNeverSet, "W0001", "state-never-set")                                            \
   X(RuleNeverFires, "W0002", "rule-never-fires")                                          \
   X(UnusedUse, "W0003", "unused-use")                                                     \
-  X(MissingLimitOnHotStack, "W0004", "missing-limit-on-hot-stack")
+  X(MissingLimitOnHotStack, "W0004", "missing-limit-on-hot-stack")                      \
+  X(LimitNotPerProcess, "W0005", "limit-not-per-process")
 
 enum class Code {
 #define SEAM_X(name, code, slug) name,

@@ -1,5 +1,6 @@
 #include "compiler/lower/lower.hpp"
 
+#include "compiler/ast/limit_scope.hpp"
 #include "compiler/lower/lowerer.hpp"
 #include "compiler/lower/task_storage.hpp"
 
@@ -366,6 +367,7 @@ void Lowerer::lower_rule(const ast::RuleDecl& rule, const std::string& file) {
   if (rule.limit) {
     r.limit_count = rule.limit->count;
     r.limit_per_ns = rule.limit->per_ns;
+    r.limit_per_process = ast::limit_per_process(rule);
   }
   if (rule.group) r.group_ns = rule.group->within_ns;
   for (const ast::Ident& w : rule.with) r.with.push_back(w.name);

@@ -171,6 +171,7 @@ ast::Limit Builder::limit(const Node& n) {
   l.range = range(n);
   l.count = static_cast<int64_t>(integer(*n.children[0]));
   l.per_ns = duration_ns(*n.children[1], "limit period");
+  if (n.children.size() > 2) l.scope = ident(*n.children[2]);
   return l;
 }
 

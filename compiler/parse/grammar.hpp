@@ -348,7 +348,10 @@ struct alert_clause : seq<tok<kw_alert>, opt<tok<severity_word>>, opt<tok<string
   static constexpr const char* what = "'alert'";
 };
 struct with_clause : seq<tok<kw_with>, ident_list> {};
-struct limit_clause : seq<tok<kw_limit>, must<tok<integer>>, must<tok<kw_per>>, must<duration>> {};
+// `limit N per D [per process]`: the optional scope names what the count is kept for.
+struct limit_scope : seq<tok<kw_per>, must<tok<ident>>> {};
+struct limit_clause
+    : seq<tok<kw_limit>, must<tok<integer>>, must<tok<kw_per>>, must<duration>, opt<limit_scope>> {};
 // `group within 10s`: identical alerts (same rule, process and stack) in the window become one.
 struct group_clause : seq<tok<kw_group>, must<tok<kw_within>>, must<duration>> {};
 struct clause : sor<on_clause, where_clause, while_clause, after_clause, when_clause, alert_clause,

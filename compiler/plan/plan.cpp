@@ -119,7 +119,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Record, rule_id, size, fields)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MessagePart, is_field, text)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Rule, id, name, file, line, severity, event, message, with,
                                                 limit_count, limit_per_ns, windowed, pending_ns, pending_map,
-                                                group_ns)
+                                                group_ns, limit_per_process)
 NLOHMANN_JSON_SERIALIZE_ENUM(MetricKind, {{MetricKind::Count, "count"}, {MetricKind::Sum, "sum"}, {MetricKind::Hist, "hist"}})
 NLOHMANN_JSON_SERIALIZE_ENUM(WindowFunction, {{WindowFunction::Quantile, "quantile"},
                                               {WindowFunction::Avg, "avg"},

@@ -107,6 +107,9 @@ struct Rule {
   std::vector<std::string> with;  // fields shown with the alert, in order
   int64_t limit_count = 0;  // 0: no limit
   int64_t limit_per_ns = 0;
+  // `limit ... per process`: the count is kept per process (pid, the thread group) instead of
+  // per rule; windowed rules only when their metric is `by pid` (lowering decides).
+  bool limit_per_process = false;
   int64_t group_ns = 0;  // `group within D`: identical alerts in D become one with a count; 0: none
   bool windowed = false;  // evaluated in user space over metrics (when ... over)
   // `where pending > D`: spans begun and not ended after D, found by scanning the span's

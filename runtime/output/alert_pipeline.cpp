@@ -2,7 +2,9 @@
 
 #include <time.h>
 
+#include <cstdlib>
 #include <string>
+#include <variant>
 
 namespace seam::runtime {
 namespace {
@@ -11,6 +13,17 @@ int64_t monotonic_now() {
   timespec ts{};
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+// The process an alert is about: its pid, or (windowed rules, whose series are per process when
+// the metric is `by pid`) its "pid" label; 0 when it has neither.
+uint32_t alert_process(const Alert& alert) {
+  if (alert.pid != 0) return alert.pid;
+  for (const AlertField& f : alert.fields)
+    if (f.name == "pid")
+      if (const auto* text = std::get_if<std::string>(&f.value.v))
+        return static_cast<uint32_t>(std::strtoul(text->c_str(), nullptr, 10));
+  return 0;
 }
 
 }  // namespace
@@ -25,7 +38,9 @@ AlertPipeline::AlertPipeline(const plan::Plan& plan, std::vector<std::unique_ptr
       first_rule_(plan.rules.data()) {
   rules_.reserve(plan.rules.size());
   for (const auto& rule : plan.rules)
-    rules_.push_back(PerRule{&rule, RateLimiter(rule.limit_count, rule.limit_per_ns), {},
+    rules_.push_back(PerRule{&rule,
+                             ProcessRateLimiter(rule.limit_count, rule.limit_per_ns, rule.limit_per_process),
+                             {},
                              rule.group_ns > 0 ? std::make_unique<AlertGrouper>(rule.group_ns) : nullptr});
 }
 
@@ -63,7 +78,8 @@ void AlertPipeline::on_record(std::span<const uint8_t> bytes) {
       return;
     }
   }
-  RateLimiter::Admission admission = r.limiter.admit(t);
+  RateLimiter::Admission admission = r.limiter.admit(record_.pid, t);
+  report_overflow(r);
   if (!admission.write && !group.grouped) {
     ++r.stats.suppressed;
     return;
@@ -97,7 +113,8 @@ void AlertPipeline::write_alert(uint32_t rule_id, Alert& alert) {
     }
     if (group.grouped) r->grouper->opened(key, alert);
   }
-  RateLimiter::Admission admission = r->limiter.admit(t);
+  RateLimiter::Admission admission = r->limiter.admit(alert_process(alert), t);
+  report_overflow(*r);
   if (!admission.write) {
     ++r->stats.suppressed;
     return;
@@ -135,11 +152,12 @@ void AlertPipeline::count_decode_error(std::span<const uint8_t> bytes, const Err
   notice(n);
 }
 
-void AlertPipeline::report_suppressed(PerRule& r, uint64_t count) {
+void AlertPipeline::report_suppressed(PerRule& r, uint64_t count, uint32_t pid) {
   if (count == 0) return;
   Notice n{plan::Severity::Info, "suppressed",
            "rule " + r.rule->name + ": " + std::to_string(count) + " similar alert" +
-               (count == 1 ? "" : "s") + " suppressed by its limit",
+               (count == 1 ? "" : "s") + (pid != 0 ? " from pid " + std::to_string(pid) : std::string()) +
+               " suppressed by its limit",
            r.rule->name, count};
   notice(n);
 }
@@ -147,7 +165,16 @@ void AlertPipeline::report_suppressed(PerRule& r, uint64_t count) {
 void AlertPipeline::flush_suppressed(bool all) {
   const int64_t t = all ? 0 : now();
   for (auto& r : rules_)
-    report_suppressed(r, all ? r.limiter.take_suppressed() : r.limiter.take_suppressed_if_window_ended(t));
+    r.limiter.take_suppressed(t, all,
+                              [&](uint32_t pid, uint64_t count) { report_suppressed(r, count, pid); });
+}
+
+void AlertPipeline::report_overflow(PerRule& r) {
+  if (!r.limiter.take_overflow()) return;
+  notice(Notice{plan::Severity::Warning, "limit-overflow",
+                "rule " + r.rule->name + ": more than " + std::to_string(r.limiter.max_processes()) +
+                    " processes limited at once; further processes share the rule-wide limit",
+                r.rule->name, 0});
 }
 
 void AlertPipeline::write_summaries(PerRule& r) {

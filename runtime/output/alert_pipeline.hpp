@@ -1,6 +1,7 @@
 #pragma once
-// Records in, alerts out: Decoder → per-rule RateLimiter → AlertBuilder (symbolizes, so only
-// for alerts that will be written) → every sink. Counts per rule for the runtime's stats.
+// Records in, alerts out: Decoder → per-rule (or per-process) RateLimiter → AlertBuilder
+// (symbolizes, so only for alerts that will be written) → every sink. Counts per rule for the
+// runtime's stats.
 // Single-threaded: the event reader's thread calls on_record(), flush() and finish().
 #include <cstdint>
 #include <functional>
@@ -12,6 +13,7 @@
 #include "runtime/decode/decoder.hpp"
 #include "runtime/output/alert_builder.hpp"
 #include "runtime/output/alert_grouper.hpp"
+#include "runtime/output/process_rate_limiter.hpp"
 #include "runtime/output/rate_limiter.hpp"
 #include "runtime/output/sink.hpp"
 
@@ -70,7 +72,7 @@ class AlertPipeline {
  private:
   struct PerRule {
     const plan::Rule* rule;
-    RateLimiter limiter;
+    ProcessRateLimiter limiter;  // per rule, or per process with `limit ... per process`
     RuleStats stats;
     std::unique_ptr<AlertGrouper> grouper;  // null: the rule does not group
   };
@@ -78,7 +80,8 @@ class AlertPipeline {
   PerRule* per_rule(uint32_t rule_id);
   const PerRule* per_rule(uint32_t rule_id) const;
   void count_decode_error(std::span<const uint8_t> bytes, const Error& error);
-  void report_suppressed(PerRule& r, uint64_t count);
+  void report_suppressed(PerRule& r, uint64_t count, uint32_t pid = 0);
+  void report_overflow(PerRule& r);
   void emit(Alert& alert);
   int64_t now() const;
 

@@ -26,6 +26,8 @@ class RateLimiter {
   uint64_t take_suppressed();
 
   uint64_t pending() const { return pending_; }
+  // No window open at `now_ns` (none yet, or the last one has ended).
+  bool window_ended(int64_t now_ns) const { return !window_open_ || now_ns - window_start_ >= per_ns_; }
   bool limited() const { return count_ > 0 && per_ns_ > 0; }
 
  private:

@@ -1,12 +1,12 @@
 // The whole output path from record bytes: decode → limit → symbolize → sinks, with stats.
 #include <fcntl.h>
 #include <gtest/gtest.h>
-
 #include <time.h>
 
 #include <cstdio>
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "runtime/output/alert_pipeline.hpp"
 #include "runtime/output/json_sink.hpp"
@@ -65,13 +65,14 @@ plan::Plan sync_plan(int64_t limit_count = 0, int64_t limit_per_ns = 0) {
   return p;
 }
 
-std::vector<uint8_t> sync_record(uint64_t time_ns, uint64_t duration_ns, uint32_t rule_id = 0) {
+std::vector<uint8_t> sync_record(uint64_t time_ns, uint64_t duration_ns, uint32_t rule_id = 0,
+                                 uint32_t pid = 1234) {
   std::vector<uint8_t> b(88, 0);
   auto put = [&](size_t at, auto v) { std::memcpy(b.data() + at, &v, sizeof v); };
   put(0, rule_id);
   put(4, uint32_t{88});
   put(8, time_ns);
-  put(16, uint32_t{1234});
+  put(16, pid);
   put(20, uint32_t{1235});
   put(24, uint64_t{99});
   std::memcpy(b.data() + 32, "python3", 7);
@@ -197,6 +198,49 @@ TEST(OutputPipeline, AlertsBuiltElsewhereAreLimitedToo) {
   h.pipeline->write_alert(0, a);
   EXPECT_EQ(h.sink->alerts.size(), 1u);
   EXPECT_EQ(h.pipeline->stats(0).suppressed, 1u);
+}
+
+TEST(OutputPipeline, PerProcessLimitsGiveEachProcessItsOwnAlertsAndCounts) {
+  plan::Plan p = sync_plan(2, kSecond);
+  p.rules[0].limit_per_process = true;
+  Harness h(std::move(p));
+  for (int i = 0; i < 5; ++i) h.pipeline->on_record(sync_record(i, 1000, 0, 100));  // noisy first
+  for (int i = 0; i < 3; ++i) h.pipeline->on_record(sync_record(i, 1000, 0, 200));
+  ASSERT_EQ(h.sink->alerts.size(), 4u);
+  EXPECT_EQ(h.sink->alerts[2].pid, 200u);  // 100's noise did not hide 200's first alert
+  EXPECT_EQ(h.pipeline->stats(0).suppressed, 3u + 1u);
+  h.now = kSecond;
+  h.pipeline->on_record(sync_record(0, 1000, 0, 100));  // carries only 100's own count
+  ASSERT_EQ(h.sink->alerts.size(), 5u);
+  EXPECT_EQ(h.sink->alerts[4].suppressed, 3u);
+  h.pipeline->flush();  // 200's window has ended with no alert to carry its count
+  ASSERT_EQ(h.sink->notices.size(), 1u);
+  EXPECT_EQ(h.sink->notices[0].count, 1u);
+  EXPECT_EQ(h.sink->notices[0].message,
+            "rule sync_under_gil: 1 similar alert from pid 200 suppressed by its limit");
+}
+
+TEST(OutputPipeline, WindowedAlertsAreLimitedPerProcessByTheirPidLabel) {
+  plan::Plan p = sync_plan(1, kSecond);
+  p.rules[0].limit_per_process = true;
+  Harness h(std::move(p));
+  auto series = [](const char* pid) {
+    Alert a;
+    a.rule = "sync_under_gil";
+    a.fields.push_back({"pid", Value{std::string(pid), FieldUnit::None, FieldType::Str}, "", pid});
+    return a;
+  };
+  for (const char* pid : {"11", "22", "11", "22", "33"}) {
+    Alert a = series(pid);
+    h.pipeline->write_alert(0, a);
+  }
+  EXPECT_EQ(h.sink->alerts.size(), 3u);  // 11, 22, 33 once each
+  h.pipeline->finish();
+  std::set<std::string> messages;
+  for (const Notice& n : h.sink->notices) messages.insert(n.message);
+  EXPECT_EQ(messages, (std::set<std::string>{
+                          "rule sync_under_gil: 1 similar alert from pid 11 suppressed by its limit",
+                          "rule sync_under_gil: 1 similar alert from pid 22 suppressed by its limit"}));
 }
 
 // Not a pass/fail benchmark (the machine is shared): prints the rate through the JSON sink so
