@@ -138,9 +138,13 @@ LoadResult LoadedObject::load(std::span<const uint8_t> object, const plan::Plan&
     return r;
   }
   CaptureLibbpf capture(&r.log);
-  std::vector<char> verifier_log(1 << 22);
-  LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = "seam", .kernel_log_buf = verifier_log.data(),
-              .kernel_log_size = verifier_log.size());
+  // Left uninitialised: the kernel writes it only for a refused program, so its 4 MiB stay
+  // untouched (not resident) on every load that succeeds; objects load in parallel at start.
+  constexpr size_t kLogBytes = 1 << 22;
+  std::unique_ptr<char[]> verifier_log(new char[kLogBytes]);
+  verifier_log[0] = 0;
+  LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = "seam", .kernel_log_buf = verifier_log.get(),
+              .kernel_log_size = kLogBytes);
   std::unique_ptr<LoadedObject> self(new LoadedObject());
   self->ringbuf_map_ = plan.ringbuf_map;
   self->drops_map_ = plan.drops_map;
@@ -183,8 +187,8 @@ LoadResult LoadedObject::load(std::span<const uint8_t> object, const plan::Plan&
 
   if (int err = bpf_object__load(self->obj_); err != 0) {
     r.error = "the kernel refused the BPF object: " + errno_text(-err);
-    verifier_log.back() = 0;
-    if (verifier_log[0]) r.log += std::string("\nverifier log:\n") + verifier_log.data();
+    verifier_log[kLogBytes - 1] = 0;
+    if (verifier_log[0]) r.log += std::string("\nverifier log:\n") + verifier_log.get();
     return r;
   }
   r.object = std::move(self);
