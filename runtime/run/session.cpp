@@ -11,8 +11,8 @@
 #include "runtime/identity/cgroup_resolver.hpp"
 #include "runtime/load/features.hpp"
 #include "runtime/run/parallel_for.hpp"
-#include "runtime/run/session_state.hpp"
 #include "runtime/run/pods_reporter.hpp"
+#include "runtime/run/session_state.hpp"
 
 namespace seam::runtime::session_detail {
 
@@ -92,6 +92,11 @@ void Session::on_record(std::span<const uint8_t> bytes) {
       context_.on_exec(static_cast<pid_t>(pid));
     }
     return;
+  }
+  if (bytes.size() >= 20) {
+    uint32_t pid = 0;
+    std::memcpy(&pid, bytes.data() + 16, 4);  // the header's tgid
+    symbols_.remember_once(static_cast<pid_t>(pid));
   }
   auto unit = raw ? context_.by_tag.find(plan::unit_tag_of(*raw)) : context_.by_tag.end();
   if (unit != context_.by_tag.end()) unit->second->on_record(bytes);

@@ -9,13 +9,6 @@
 namespace seam::test {
 namespace {
 
-std::vector<nlohmann::json> of_pid(const std::vector<nlohmann::json>& alerts, pid_t pid) {
-  std::vector<nlohmann::json> out;
-  for (const auto& a : alerts)
-    if (a.value("pid", 0) == pid) out.push_back(a);
-  return out;
-}
-
 TEST(Grouping, IdenticalCallsBecomeOneAlertWithACountPerProcess) {
   SEAM_REQUIRE_ROOT();
   TempDir dir;

@@ -8,13 +8,6 @@
 namespace seam::test {
 namespace {
 
-std::vector<nlohmann::json> of_pid(const std::vector<nlohmann::json>& alerts, pid_t pid) {
-  std::vector<nlohmann::json> out;
-  for (const auto& a : alerts)
-    if (a.value("pid", 0) == pid) out.push_back(a);
-  return out;
-}
-
 // The "suppressed" notices about one process (their message names its pid), summed.
 uint64_t suppressed_of(const SeamRun& seam, pid_t pid) {
   uint64_t n = 0;

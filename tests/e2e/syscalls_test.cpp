@@ -48,13 +48,6 @@ uint64_t pointer(const nlohmann::json& v) {
   return v.is_string() ? std::stoull(v.get<std::string>(), nullptr, 16) : 0;
 }
 
-std::vector<nlohmann::json> of_pid(const std::vector<nlohmann::json>& alerts, pid_t pid) {
-  std::vector<nlohmann::json> mine;
-  for (const nlohmann::json& a : alerts)
-    if (a.value("pid", 0) == pid) mine.push_back(a);
-  return mine;
-}
-
 // A thread blocked 30 ms on a mutex another holds waits in futex(FUTEX_WAIT_PRIVATE): one alert
 // with the futex word, the op and the value; the same contention held 0 ms stays under 10 ms.
 TEST(Syscalls, FutexSpanFiresForALongWaitWithNamedArguments) {

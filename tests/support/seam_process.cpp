@@ -51,7 +51,9 @@ SeamRun::SeamRun(const std::string& dir, const std::vector<std::string>& args) {
   close(null_fd);
 }
 
-SeamRun::~SeamRun() { stop(); }
+SeamRun::~SeamRun() {
+  stop();
+}
 
 void SeamRun::signal(int sig) const {
   if (pid_ > 0) kill(pid_, sig);
@@ -85,6 +87,13 @@ std::vector<nlohmann::json> SeamRun::lines() const {
   return out;
 }
 
+std::vector<nlohmann::json> of_pid(const std::vector<nlohmann::json>& alerts, pid_t pid) {
+  std::vector<nlohmann::json> out;
+  for (const nlohmann::json& a : alerts)
+    if (a.value("pid", 0) == pid) out.push_back(a);
+  return out;
+}
+
 std::vector<nlohmann::json> SeamRun::alerts(const std::string& rule) const {
   std::vector<nlohmann::json> out;
   for (nlohmann::json& j : lines())
@@ -110,8 +119,12 @@ bool SeamRun::wait_for_notice(const std::string& kind, const std::string& text,
       timeout);
 }
 
-std::string SeamRun::stderr_text() const { return read_file(err_); }
-std::string SeamRun::stdout_text() const { return read_file(err_.substr(0, err_.size() - 10) + "stdout.txt"); }
+std::string SeamRun::stderr_text() const {
+  return read_file(err_);
+}
+std::string SeamRun::stdout_text() const {
+  return read_file(err_.substr(0, err_.size() - 10) + "stdout.txt");
+}
 
 std::string test_python() {
   if (const char* p = std::getenv("SEAM_TEST_PYTHON")) return p;
@@ -151,7 +164,8 @@ bool Child::wait_for_line(const std::string& line, std::chrono::milliseconds tim
       buffered_.erase(0, nl + 1);
       if (got == line) return true;
     }
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) return false;
     pollfd p{out_, POLLIN, 0};
     if (poll(&p, 1, static_cast<int>(left.count())) <= 0) return false;

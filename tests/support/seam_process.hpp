@@ -11,6 +11,10 @@
 
 namespace seam::test {
 
+// The alerts (JSON lines) of one process: tests filter by pid, since other processes on the host
+// may call the same fixture libraries.
+std::vector<nlohmann::json> of_pid(const std::vector<nlohmann::json>& alerts, pid_t pid);
+
 class SeamRun {
  public:
   // Starts `seam run <args...> --output json:<dir>/out.jsonl`; stderr goes to <dir>/stderr.txt.
@@ -24,7 +28,8 @@ class SeamRun {
   std::vector<nlohmann::json> alerts(const std::string& rule = {}) const;
   std::vector<nlohmann::json> notices(const std::string& kind) const;
   // Waits until a notice of `kind` whose message contains `text` appears (or seam exits).
-  bool wait_for_notice(const std::string& kind, const std::string& text, std::chrono::milliseconds timeout) const;
+  bool wait_for_notice(const std::string& kind, const std::string& text,
+                       std::chrono::milliseconds timeout) const;
   bool running() const;
   // Sends `sig` (SIGHUP: reload the rules).
   void signal(int sig) const;
