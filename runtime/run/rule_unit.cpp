@@ -5,7 +5,6 @@
 #include <time.h>
 
 #include <algorithm>
-#include <cstring>
 #include <filesystem>
 
 #include "runtime/load/features.hpp"
@@ -116,16 +115,7 @@ uint32_t UnitContext::new_tag() {
 }
 
 void RuleUnit::on_record(std::span<const uint8_t> bytes) {
-  ++records_;
-  auto id = Decoder::peek_rule_id(bytes);
-  if (id && *id == context_->exec_notice_rule) {
-    if (bytes.size() >= 20 && context_->on_exec) {
-      uint32_t pid = 0;
-      std::memcpy(&pid, bytes.data() + 16, 4);
-      context_->on_exec(static_cast<pid_t>(pid));
-    }
-    return;
-  }
+  ++records_;  // exec notices never get here: the session takes them from the shared ring
   pipeline_->on_record(bytes);
 }
 

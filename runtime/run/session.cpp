@@ -82,23 +82,22 @@ bool Session::open_ring(std::string* error) {
 }
 
 void Session::on_record(std::span<const uint8_t> bytes) {
-  auto raw = bytes.size() >= 4 ? std::optional<uint32_t>(0) : std::nullopt;
-  if (raw) std::memcpy(&*raw, bytes.data(), 4);
-  if (raw && *raw == context_.exec_notice_rule) {
+  if (bytes.size() < 4) return;  // no rule id: no unit to hand it to
+  uint32_t raw = 0;
+  std::memcpy(&raw, bytes.data(), 4);
+  std::optional<pid_t> pid;  // the header's tgid
+  if (bytes.size() >= 20) {
+    uint32_t tgid = 0;
+    std::memcpy(&tgid, bytes.data() + 16, 4);
+    pid = static_cast<pid_t>(tgid);
+  }
+  if (raw == context_.exec_notice_rule) {
     ++exec_records_;
-    if (bytes.size() >= 20 && context_.on_exec) {
-      uint32_t pid = 0;
-      std::memcpy(&pid, bytes.data() + 16, 4);
-      context_.on_exec(static_cast<pid_t>(pid));
-    }
+    if (pid && context_.on_exec) context_.on_exec(*pid);
     return;
   }
-  if (bytes.size() >= 20) {
-    uint32_t pid = 0;
-    std::memcpy(&pid, bytes.data() + 16, 4);  // the header's tgid
-    symbols_.remember_once(static_cast<pid_t>(pid));
-  }
-  auto unit = raw ? context_.by_tag.find(plan::unit_tag_of(*raw)) : context_.by_tag.end();
+  if (pid) symbols_.remember_once(*pid);
+  auto unit = context_.by_tag.find(plan::unit_tag_of(raw));
   if (unit != context_.by_tag.end()) unit->second->on_record(bytes);
   // else: a record of a unit already gone (its ring was drained as it stopped): cannot happen
   // unless the kernel delivered it after detach, and then there is no plan to decode it with.
