@@ -7,6 +7,7 @@
 
 #include "compiler/codegen/c_escape.hpp"
 #include "compiler/codegen/c_expr.hpp"
+#include "compiler/codegen/c_invariant.hpp"
 #include "compiler/codegen/template.hpp"
 
 namespace seam::codegen {
@@ -210,9 +211,7 @@ std::string describe(const plan::Attachment& a, const plan::Program& p) {
   if (!a.symbols.empty()) what += a.symbols[0];
   if (!a.category.empty()) what += " " + a.category + ":";
   what += a.name;
-  // Comments must not be closed by anything a module wrote.
-  for (size_t pos; (pos = what.find("*/")) != std::string::npos;) what.replace(pos, 2, "* /");
-  return what;
+  return what;  // it goes into a comment: expand() passes it through comment_text()
 }
 
 std::string sites(const plan::Program& p, const Options& options) {
@@ -274,8 +273,7 @@ Generated generate(const plan::Program& program, const Options& options) {
   for (const plan::Rule& r : program.plan.rules) sources.insert(r.file);
   std::string from;
   for (const std::string& s : sources) from += (from.empty() ? "" : ", ") + s;
-  for (size_t pos; (pos = from.find("*/")) != std::string::npos;) from.replace(pos, 2, "* /");
-  for (size_t pos; (pos = from.find('\n')) != std::string::npos;) from.replace(pos, 1, " ");
+  // File names go into the header's line comment: expand() passes them through comment_text().
   bool usdt = false;
   for (const plan::Attachment& a : program.plan.attachments) usdt |= a.kind == plan::AttachKind::Usdt;
   bool fd_names = std::find(program.kernel_types.begin(), program.kernel_types.end(), "struct fdtable") !=
@@ -292,6 +290,8 @@ Generated generate(const plan::Program& program, const Options& options) {
                                                (fd_names ? "#include \"seam_fd.h\"\n" : "")},
                          {"maps", maps(program)},
                          {"sites", body}}));
+  if (std::string broken = c_invariant_violation(g.c_source); !broken.empty())
+    throw std::logic_error("generated C breaks the escaping invariant: " + broken);
   g.layout = program.plan;
   g.layout["generator"] = "seam";
   return g;

@@ -26,6 +26,8 @@ struct Generated {
   nlohmann::json layout;  // plan::Plan as JSON plus the generator's version
 };
 
+// Throws std::logic_error (a bug in seam, never in a rule) when a template is misused or the
+// finished text breaks the escaping invariant of c_invariant.hpp.
 Generated generate(const plan::Program& program, const Options& options = {});
 
 }  // namespace seam::codegen
