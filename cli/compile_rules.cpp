@@ -1,6 +1,7 @@
 #include "cli/compile_rules.hpp"
 
 #include <ostream>
+#include <stdexcept>
 
 #include "compiler/check/check.hpp"
 #include "compiler/diag/render.hpp"
@@ -22,9 +23,14 @@ CompiledRules compile_rules(const CompileOptions& options, std::ostream& err) {
   lower::Input input;
   for (const ast::File& f : out.program.modules) input.modules.push_back(&f);
   for (const ast::File& f : out.program.rule_files) input.rule_files.push_back(&f);
-  out.lowered = lower::lower(input, options.lower);
-  for (const std::string& u : out.lowered.unsupported) err << "seam: note: " << u << "\n";
-  out.generated = codegen::generate(out.lowered, options.codegen);
+  try {
+    out.lowered = lower::lower(input, options.lower);
+    for (const std::string& u : out.lowered.unsupported) err << "seam: note: " << u << "\n";
+    out.generated = codegen::generate(out.lowered, options.codegen);
+  } catch (const std::logic_error& e) {  // a bug in seam: refuse the program rather than run it
+    err << "seam: error: internal error: " << e.what() << "\n";
+    return out;
+  }
   out.ok = true;
   return out;
 }
@@ -39,7 +45,10 @@ build::BuildResult build_rules(const CompiledRules& rules, std::ostream& err) {
     for (const build::ClangError& e : result.errors)
       err << e.file << ":" << e.line << ":" << e.column << ": error: " << e.message << "\n";
     if (result.errors.empty() && !result.clang_stderr.empty()) err << result.clang_stderr;
-    if (!result.command.empty()) err << "seam: the clang command was: " << result.command << "\n";
+    if (!result.command.empty())
+      err << "seam: the clang command was: " << result.command
+          << (result.work_dir.empty() ? " (SEAM_KEEP_BUILD_DIR=1 keeps its directory to re-run it)" : "")
+          << "\n";
   }
   return result;
 }

@@ -3,6 +3,7 @@
 // which maps, which predicate each rule evaluates in the kernel, and which record it emits.
 // Input must have passed the checker without errors: lowering trusts the resolved slots.
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,13 @@ struct Options {
 struct Input {
   std::vector<const ast::File*> modules;     // stdlib (declares libraries, events, states)
   std::vector<const ast::File*> rule_files;  // the rules to run
+};
+
+// Thrown by lower() for a checked expression it has no kernel form for (a checker and lowerer that
+// disagree: a bug in seam). It names the rule and the place, and never lets the rule run with a
+// condition it did not write (an unhandled test used to become `true`).
+struct LowerError : std::logic_error {
+  using std::logic_error::logic_error;
 };
 
 plan::Program lower(const Input& input, const Options& options = {});

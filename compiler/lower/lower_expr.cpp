@@ -252,6 +252,16 @@ plan::Value Lowerer::expr_value(const ast::Expr& e, const ast::RuleDecl& rule, i
   return v;
 }
 
+namespace {
+
+[[noreturn]] void not_a_condition(const ast::Expr& expr, const ast::RuleDecl& rule) {
+  std::string where = origin_of(expr.range);
+  throw LowerError((where.empty() ? "" : where + ": ") + "rule " + rule.name.name +
+                   ": a condition seam cannot evaluate in the kernel (a checker and lowerer mismatch)");
+}
+
+}  // namespace
+
 plan::Cond Lowerer::condition(const ast::Expr& expr, const ast::RuleDecl& rule, int correlation) {
   plan::Cond c;
   if (const auto* b = std::get_if<ast::BoolLit>(&expr.node)) {
@@ -283,7 +293,7 @@ plan::Cond Lowerer::condition(const ast::Expr& expr, const ast::RuleDecl& rule, 
     return c;
   }
   const auto* bin = std::get_if<ast::Binary>(&expr.node);
-  if (!bin) return c;
+  if (!bin) not_a_condition(expr, rule);
   if (bin->op == ast::BinaryOp::And || bin->op == ast::BinaryOp::Or) {
     c.op = bin->op == ast::BinaryOp::And ? plan::CondOp::And : plan::CondOp::Or;
     c.kids.push_back(condition(*bin->lhs, rule, correlation));
@@ -333,8 +343,7 @@ plan::Cond Lowerer::condition(const ast::Expr& expr, const ast::RuleDecl& rule, 
       c.op = plan::CondOp::Ge;
       break;
     default:
-      c.op = plan::CondOp::True;
-      break;
+      not_a_condition(expr, rule);
   }
   return c;
 }
