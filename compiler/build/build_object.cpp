@@ -1,5 +1,7 @@
 #include "compiler/build/build_object.hpp"
 
+#include <signal.h>
+
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -54,14 +56,48 @@ std::vector<std::string> compile_flags(const BuildOptions& options) {
   // field offsets are exact: CO-RE relocations would only make libbpf parse the kernel's BTF
   // again at every load (25-50 ms of each start).
   std::vector<std::string> flags = {"-target", "bpf", "-O2", "-g", "-D__TARGET_ARCH_x86",
-                                    "-DBPF_NO_PRESERVE_ACCESS_INDEX"};
+                                    "-DBPF_NO_PRESERVE_ACCESS_INDEX",
+                                    // a chain of 1024 operands (docs/language.md, "Limits") nests as deep
+                                    "-fbracket-depth=2048"};
   flags.insert(flags.end(), options.extra_flags.begin(), options.extra_flags.end());
   return flags;
 }
 
-}  // namespace
+bool keep_work_dir(const BuildOptions& options) {
+  const char* env = std::getenv("SEAM_KEEP_BUILD_DIR");
+  return options.keep_work_dir || (env && *env && std::string_view(env) != "0");
+}
 
-BuildResult build_object(const std::string& c_source, const BuildOptions& options) {
+uint64_t memory_limit(const BuildOptions& options) {
+  const char* env = std::getenv("SEAM_CLANG_MEMORY_MB");
+  if (env && *env) {
+    char* end = nullptr;
+    unsigned long long mb = std::strtoull(env, &end, 10);
+    if (end && *end == 0) return static_cast<uint64_t>(mb) << 20;
+  }
+  return options.memory_limit_bytes;
+}
+
+// Why clang failed, in words an operator can act on.
+std::string clang_failure(const ProcessResult& run, const ProcessLimits& limits, int timeout_ms) {
+  const std::string& out = run.output;
+  bool out_of_memory = out.find("out of memory") != std::string::npos ||
+                       out.find("bad_alloc") != std::string::npos ||
+                       out.find("Cannot allocate memory") != std::string::npos ||
+                       out.find("failed to map segment") != std::string::npos;  // too little to even load
+  std::string split = ": the program is too large; spread its rules over more files or events";
+  if (run.timed_out) return "clang did not finish within " + std::to_string(timeout_ms) + " ms" + split;
+  if (run.exit_code == 128 + SIGXCPU || (run.exit_code == 128 + SIGKILL && limits.cpu_seconds))
+    return "clang used up its CPU time limit (" + std::to_string(limits.cpu_seconds) + " s)" + split;
+  if (out_of_memory && limits.address_space_bytes)
+    return "clang ran out of its memory limit (" + std::to_string(limits.address_space_bytes >> 20) +
+           " MiB, $SEAM_CLANG_MEMORY_MB)" + split;
+  return run.exit_code > 128 ? "clang crashed (signal " + std::to_string(run.exit_code - 128) + ")"
+                             : "clang failed (exit " + std::to_string(run.exit_code) + ")";
+}
+
+// The build, leaving its work dir (if it got that far) to build_object.
+BuildResult build_in_work_dir(const std::string& c_source, const BuildOptions& options) {
   BuildResult r;
   std::string clang = find_clang();
   if (clang.empty()) {
@@ -120,38 +156,46 @@ BuildResult build_object(const std::string& c_source, const BuildOptions& option
   std::filesystem::path object_path = dir / "seam_program.bpf.o";
   std::vector<std::string> argv = {clang};
   for (const std::string& f : compile_flags(options)) argv.push_back(f);
-  for (const std::string& f : {"-I" + r.work_dir, std::string("-c"), (dir / options.source_name).string(),
-                               std::string("-o"), object_path.string()})
+  // A crashing clang would otherwise leave a reproducer (source and script) in /tmp.
+  for (const std::string& f : {std::string("-fno-crash-diagnostics"), "-I" + r.work_dir, std::string("-c"),
+                               (dir / options.source_name).string(), std::string("-o"), object_path.string()})
     argv.push_back(f);
   r.command = shell_quote(argv);
 
   auto start = std::chrono::steady_clock::now();
-  ProcessResult run = run_process(argv, options.timeout_ms);
+  ProcessLimits limits{memory_limit(options), options.cpu_limit_s};
+  ProcessResult run = run_process(argv, options.timeout_ms, limits);
   r.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   r.clang_stderr = std::move(run.output);
   r.errors = parse_clang_errors(r.clang_stderr);
-  if (run.timed_out) {
-    r.error = "clang did not finish within " + std::to_string(options.timeout_ms) + " ms";
-  } else if (run.exit_code == 127 && r.clang_stderr.empty()) {
+  if (!run.timed_out && run.exit_code == 127 && r.clang_stderr.empty()) {
     r.error = "cannot run " + clang;
-  } else if (run.exit_code != 0) {
-    r.error = run.exit_code > 128 ? "clang crashed (signal " + std::to_string(run.exit_code - 128) + ")"
-                                  : "clang failed (exit " + std::to_string(run.exit_code) + ")";
+  } else if (!run.timed_out && run.exit_code == 126 && r.clang_stderr.empty()) {
+    r.error = "cannot set the resource limits for clang";
+  } else if (run.timed_out || run.exit_code != 0) {
+    r.error = clang_failure(run, limits, options.timeout_ms);
   } else {
     std::ifstream in(object_path, std::ios::binary);
     r.object.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     if (r.object.empty()) r.error = "clang produced no object at " + object_path.string();
   }
-  if (!r.error.empty()) return r;  // the work dir stays, so that `command` can be re-run
+  if (!r.error.empty()) return r;
 
   r.ok = true;
   if (options.use_cache) {
     std::string cache_error;
     cache.store(r.cache_key, r.object, &cache_error);  // a read-only cache only costs a rebuild
   }
-  if (!options.keep_work_dir) {
+  return r;
+}
+
+}  // namespace
+
+BuildResult build_object(const std::string& c_source, const BuildOptions& options) {
+  BuildResult r = build_in_work_dir(c_source, options);
+  if (!r.work_dir.empty() && !keep_work_dir(options)) {  // failed or not: nothing is left in $TMPDIR
     std::error_code ec;
-    std::filesystem::remove_all(dir, ec);
+    std::filesystem::remove_all(r.work_dir, ec);
     r.work_dir.clear();
   }
   return r;

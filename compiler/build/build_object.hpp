@@ -21,8 +21,13 @@ struct BuildOptions {
   bool use_cache = true;
   std::string cache_dir;  // empty: default_cache_dir()
   int timeout_ms = 120000;
-  // Keep the work dir after a successful build too (it is always kept after a failure, so
-  // that BuildResult::command can be re-run).
+  // clang's own limits (setrlimit in the child): a program too large to compile fails with a
+  // clear error instead of taking the host's memory. $SEAM_CLANG_MEMORY_MB overrides the first.
+  uint64_t memory_limit_bytes = uint64_t{4} << 30;
+  uint64_t cpu_limit_s = 120;
+  // Keep the work dir (sources, headers, object) after the build, failed or not, so that
+  // BuildResult::command can be re-run by hand; $SEAM_KEEP_BUILD_DIR=1 does the same. Otherwise
+  // it is removed whatever happened.
   bool keep_work_dir = false;
 };
 
@@ -34,7 +39,7 @@ struct BuildResult {
   std::vector<ClangError> errors;
   std::string error;  // what went wrong when it was not clang's diagnostics (no clang, no BTF, crash)
   std::string cache_key;
-  std::string work_dir;  // removed unless the build failed or keep_work_dir
+  std::string work_dir;  // empty once removed (always, unless keep_work_dir)
   bool from_cache = false;
   double compile_ms = 0;  // clang's wall time; 0 on a cache hit
 };

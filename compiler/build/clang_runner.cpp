@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -47,7 +48,7 @@ std::string clang_identity(const std::string& clang_path) {
          std::to_string(st.st_mtim.tv_nsec);
 }
 
-ProcessResult run_process(const std::vector<std::string>& argv, int timeout_ms) {
+ProcessResult run_process(const std::vector<std::string>& argv, int timeout_ms, const ProcessLimits& limits) {
   ProcessResult r;
   int out[2];
   if (argv.empty() || pipe2(out, O_CLOEXEC) != 0) return r;
@@ -62,6 +63,14 @@ ProcessResult run_process(const std::vector<std::string>& argv, int timeout_ms) 
     dup2(out[1], 2);
     int devnull = open("/dev/null", O_RDONLY);
     if (devnull >= 0) dup2(devnull, 0);
+    if (limits.address_space_bytes) {
+      rlimit as{limits.address_space_bytes, limits.address_space_bytes};
+      if (setrlimit(RLIMIT_AS, &as) != 0) _exit(126);
+    }
+    if (limits.cpu_seconds) {  // soft limit: SIGXCPU; one second later the hard one: SIGKILL
+      rlimit cpu{limits.cpu_seconds, limits.cpu_seconds + 1};
+      if (setrlimit(RLIMIT_CPU, &cpu) != 0) _exit(126);
+    }
     std::vector<char*> args;
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);

@@ -26,7 +26,14 @@ struct ProcessResult {
   std::string output;  // stdout and stderr together
 };
 
-ProcessResult run_process(const std::vector<std::string>& argv, int timeout_ms);
+// Resource limits the child gets (setrlimit before exec); 0: inherited.
+struct ProcessLimits {
+  uint64_t address_space_bytes = 0;  // RLIMIT_AS: allocations past it fail in the child
+  uint64_t cpu_seconds = 0;          // RLIMIT_CPU: the kernel kills the child past it (SIGXCPU/SIGKILL)
+};
+
+ProcessResult run_process(const std::vector<std::string>& argv, int timeout_ms,
+                          const ProcessLimits& limits = {});
 
 // The errors (and fatal errors) in clang's diagnostics output, in order.
 std::vector<ClangError> parse_clang_errors(const std::string& output);

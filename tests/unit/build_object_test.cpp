@@ -103,6 +103,7 @@ TEST(BuildObject, ClangErrorsPointAtTheRuleFileThroughLineDirectives) {
   test::TempDir dir;
   BuildOptions options;
   options.cache_dir = dir.path();
+  options.keep_work_dir = true;
   std::string source = std::string("#include \"seam_prelude.h\"\n") +
                        "#line 7 \"rules/x.seam\"\n"
                        "int broken(void) { return 1 +; }\n";
@@ -113,13 +114,69 @@ TEST(BuildObject, ClangErrorsPointAtTheRuleFileThroughLineDirectives) {
   EXPECT_EQ(r.errors[0].line, 7u);
   EXPECT_GT(r.errors[0].column, 0u);
   EXPECT_NE(r.errors[0].message.find("expected expression"), std::string::npos) << r.errors[0].message;
-  // The work dir stays so the logged command can be re-run by hand.
+  // Asked to, the work dir stays so the logged command can be re-run by hand.
   ASSERT_FALSE(r.work_dir.empty());
   EXPECT_TRUE(std::filesystem::exists(r.work_dir + "/seam_program.bpf.c"));
   EXPECT_NE(r.command.find(r.work_dir), std::string::npos);
   std::filesystem::remove_all(r.work_dir);
   EXPECT_TRUE(std::filesystem::directory_iterator(dir.path()) == std::filesystem::directory_iterator())
       << "a failed build must not be cached";
+}
+
+size_t build_dirs_in(const std::string& dir) {
+  size_t n = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    n += entry.path().filename().string().rfind("seam-build-", 0) == 0;
+  return n;
+}
+
+TEST(BuildObject, AFailedBuildLeavesNoWorkDirBehind) {
+  SKIP_WITHOUT_TOOLS();
+  test::TempDir tmp, cache;
+  setenv("TMPDIR", tmp.path().c_str(), 1);
+  BuildOptions options;
+  options.cache_dir = cache.path();
+  BuildResult broken = build_object("int broken(void) { return 1 +; }\n", options);
+  EXPECT_FALSE(broken.ok);
+  EXPECT_FALSE(broken.errors.empty()) << broken.clang_stderr;
+  EXPECT_TRUE(broken.work_dir.empty());
+  EXPECT_EQ(build_dirs_in(tmp.path()), 0u) << "a failed build leaked its directory";
+
+  setenv("SEAM_CLANG", "/bin/false", 1);  // a compiler that fails without a word
+  BuildResult failed = build_object(kSmallProgram, options);
+  unsetenv("SEAM_CLANG");
+  EXPECT_FALSE(failed.ok);
+  EXPECT_EQ(failed.error, "clang failed (exit 1)");
+  EXPECT_EQ(build_dirs_in(tmp.path()), 0u);
+
+  setenv("SEAM_KEEP_BUILD_DIR", "1", 1);  // kept on request, for re-running the command
+  BuildResult kept = build_object("int broken(void) { return 1 +; }\n", options);
+  unsetenv("SEAM_KEEP_BUILD_DIR");
+  unsetenv("TMPDIR");
+  EXPECT_FALSE(kept.work_dir.empty());
+  EXPECT_EQ(build_dirs_in(tmp.path()), 1u);
+}
+
+TEST(BuildObject, ClangRunsUnderMemoryAndTimeLimits) {
+  ProcessLimits limits{uint64_t{256} << 20, 7};
+  ProcessResult r = run_process({"/bin/sh", "-c", "ulimit -v; ulimit -t"}, 10000, limits);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output, "262144\n7\n");  // KiB and seconds, as the child sees them
+
+  SKIP_WITHOUT_TOOLS();
+  test::TempDir cache;
+  BuildOptions options;
+  options.cache_dir = cache.path();
+  options.use_cache = false;
+  options.memory_limit_bytes = uint64_t{16} << 20;  // far too little for clang
+  BuildResult starved = build_object(kSmallProgram, options);
+  EXPECT_FALSE(starved.ok);
+  EXPECT_NE(
+      starved.error.find("clang ran out of its memory limit (16 MiB, $SEAM_CLANG_MEMORY_MB): the program "
+                         "is too large"),
+      std::string::npos)
+      << starved.error << "\n"
+      << starved.clang_stderr;
 }
 
 TEST(BuildObject, MissingClangIsAnErrorValue) {
