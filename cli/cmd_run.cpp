@@ -114,9 +114,13 @@ int run(RunFlags& flags) {
     }
     flags.compile.codegen.target_cgroup = st.st_ino;  // cgroup v2 ids are the directory's inode
   }
-  if (flags.ringbuf_kib < 4 || (flags.ringbuf_kib & (flags.ringbuf_kib - 1)) != 0) {
-    std::cerr << "seam run: --ringbuf-size must be a power of two of at least 4 (KiB), not " << flags.ringbuf_kib
-              << "\n";
+  // The kernel takes a ring of at most 4 GiB less a few pages: the largest power of two is 2 GiB
+  // (and 4 GiB in bytes would not fit the plan's 32 bits).
+  constexpr uint32_t kMaxRingbufKib = 2u << 20;
+  if (flags.ringbuf_kib < 4 || (flags.ringbuf_kib & (flags.ringbuf_kib - 1)) != 0 ||
+      flags.ringbuf_kib > kMaxRingbufKib) {
+    std::cerr << "seam run: --ringbuf-size must be a power of two from 4 to " << kMaxRingbufKib
+              << " (KiB: 4 KiB to 2 GiB), not " << flags.ringbuf_kib << "\n";
     return 2;
   }
   flags.compile.lower.ringbuf_bytes = flags.ringbuf_kib * 1024;
@@ -177,6 +181,7 @@ int run(RunFlags& flags) {
   sigaction(SIGTERM, &sa, nullptr);
   runtime::SessionOptions session;
   session.units = std::move(units);
+  session.ringbuf_bytes = flags.compile.lower.ringbuf_bytes;  // also with no units yet
   session.rule_paths = flags.compile.paths;
   session.module_files = unit_options.module_files;
   session.compile_unit = [unit_options](const std::string& path) { return compile_unit(path, unit_options); };

@@ -18,6 +18,7 @@ namespace seam::runtime {
 struct SessionOptions {
   // One rule unit per rule file (`units`), or a single unit made of `plan` and `object`.
   std::vector<std::unique_ptr<UnitBuild>> units;
+  uint32_t ringbuf_bytes = 1u << 22;  // --ringbuf-size: the one ring every unit shares
   const plan::Plan* plan = nullptr;
   std::span<const uint8_t> object;
   // Hot reload (docs/operations.md): the rule paths to rescan and how to compile one file; a
