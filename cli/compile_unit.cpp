@@ -19,18 +19,27 @@ std::string first_error(const std::string& text) {
   return all;
 }
 
+// The hash of the text the unit was compiled from, as check::load read it: hashing the file
+// apart from that read could pair one version's hash with another's program, and a reload would
+// then miss an edit. A file the loader did not read (unreadable, too large) is hashed as it is.
+std::string compiled_hash(const check::Program& program, const std::string& path) {
+  for (const auto& source : program.sources)
+    if (source->path() == path) return build::ContentHash().add(source->text()).hex();
+  return build::hash_file(path);
+}
+
 }  // namespace
 
 runtime::UnitCompileResult compile_unit(const std::string& path, const UnitOptions& options, int* exit_code) {
   runtime::UnitCompileResult out;
   int code = 1;
-  out.hash = build::hash_file(path);
   CompileOptions compile = options.compile;
   compile.paths = {path};
   for (const std::string& module : options.module_files)
     if (module != path) compile.paths.push_back(module);
   std::ostringstream err;
   CompiledRules rules = compile_rules(compile, err);
+  out.hash = compiled_hash(rules.program, path);
   if (rules.ok) {
     // Rule and stdlib files become kernel programs run as root: refuse any that someone other
     // than root could have changed.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
 #include "compiler/build/content_hash.hpp"
 
@@ -9,12 +10,29 @@ namespace seam::runtime {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// What names the same file whatever the spelling (`rules/./a.seam`, a symlink): its real path;
+// for a missing file, the normalised absolute path.
+std::string identity(const std::string& path) {
+  std::error_code ec;
+  fs::path real = fs::canonical(path, ec);
+  if (ec) real = fs::absolute(path, ec).lexically_normal();
+  return real.string();
+}
+
+}  // namespace
+
 std::vector<std::string> rule_files(const std::vector<std::string>& paths) {
   std::vector<std::string> out;
+  std::set<std::string> seen;
+  auto add = [&](const std::string& file) {
+    if (seen.insert(identity(file)).second) out.push_back(file);  // the first spelling wins
+  };
   for (const std::string& path : paths) {
     std::error_code ec;
     if (!fs::is_directory(path, ec)) {
-      out.push_back(path);  // a missing file is compiled anyway: reading it reports the error
+      add(path);  // a missing file is compiled anyway: reading it reports the error
       continue;
     }
     std::vector<std::string> found;
@@ -25,7 +43,7 @@ std::vector<std::string> rule_files(const std::vector<std::string>& paths) {
         found.push_back(it->path().string());
     }
     std::sort(found.begin(), found.end());
-    out.insert(out.end(), found.begin(), found.end());
+    for (const std::string& file : found) add(file);
   }
   return out;
 }

@@ -9,7 +9,8 @@
 namespace seam::runtime {
 
 // Every `*.seam` under the paths (a file as given, even a missing one; a directory recursively,
-// sorted), as check::load collects them.
+// sorted), as check::load collects them. A file reached twice (`rules` and `rules/./a.seam`, a
+// symlink) is listed once, under its first spelling: it runs as one unit.
 std::vector<std::string> rule_files(const std::vector<std::string>& paths);
 
 // path -> content hash (empty when unreadable) for every rule file under the paths.

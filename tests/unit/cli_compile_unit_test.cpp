@@ -2,6 +2,8 @@
 // declares, and a broken file comes back with its first error naming file and line.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <sstream>
 
 #include "cli/compile_rules.hpp"
@@ -47,6 +49,26 @@ TEST(CompileUnit, ABrokenFileNamesFileAndLineAndKeepsItsHash) {
   EXPECT_NE(r.diagnostics.find("1 error, 0 warnings"), std::string::npos) << r.diagnostics;
   EXPECT_EQ(r.hash, build::hash_file(rules));
   EXPECT_FALSE(r.hash.empty());
+}
+
+}  // namespace
+}  // namespace seam::cli
+
+namespace seam::cli {
+namespace {
+
+// A unit's hash is that of the text it was compiled from, not of a second read of the file. A
+// file whose every read differs shows it: /proc/self/io reports a size of 0 (so the loader reads
+// nothing) while a plain read returns its counters.
+TEST(CompileUnit, TheHashIsOfTheExactTextCompiled) {
+  test::TempDir dir;
+  std::string link = dir.path() + "/io.seam";
+  ASSERT_EQ(symlink("/proc/self/io", link.c_str()), 0);
+  ASSERT_NE(build::hash_file(link), build::ContentHash().add("").hex()) << "the second read is not empty";
+  UnitOptions options;
+  options.allow_insecure_rules = true;
+  runtime::UnitCompileResult r = compile_unit(link, options);
+  EXPECT_EQ(r.hash, build::ContentHash().add("").hex()) << r.diagnostics;
 }
 
 }  // namespace

@@ -82,6 +82,18 @@ TEST(RuleFiles, DirectoriesRecursivelySortedFilesAsGiven) {
   EXPECT_NE(hash_rule_files({dir.path()})[dir.path() + "/b.seam"], hashes[dir.path() + "/b.seam"]);
 }
 
+TEST(RuleFiles, AFileReachedTwiceIsOneFile) {
+  test::TempDir dir;
+  dir.write("malloc.seam", "use cuda\n");
+  dir.write("sub/other.seam", "use cuda\n");
+  std::filesystem::create_symlink(dir.path() + "/malloc.seam", dir.path() + "/sub/link.seam");
+  EXPECT_EQ(rule_files({dir.path(), dir.path() + "/./malloc.seam", dir.path() + "/sub/../sub/other.seam"}),
+            (Paths{dir.path() + "/malloc.seam", dir.path() + "/sub/other.seam"}));
+  EXPECT_EQ(rule_files({dir.path() + "/missing.seam", dir.path() + "/./missing.seam"}),
+            Paths{dir.path() + "/missing.seam"});
+  EXPECT_EQ(hash_rule_files({dir.path(), dir.path() + "/./malloc.seam"}).size(), 2u);
+}
+
 int64_t monotonic_ms() {
   timespec ts{};
   clock_gettime(CLOCK_MONOTONIC, &ts);
