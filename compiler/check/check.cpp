@@ -105,6 +105,56 @@ void Checker::check_uses(Table& t) {
   }
 }
 
+// Libraries are found by file name in each process's maps, and only a module's events probe them:
+// two ways to declare one that lints clean yet never attaches.
+void Checker::check_libraries(Table& t) {
+  for (ast::Decl& decl : t.file->decls) {
+    auto* lib = std::get_if<ast::LibraryDecl>(&decl);
+    if (!lib) continue;
+    if (t.module.empty())
+      diags_
+          .warning(Code::LibraryNeverMatches, lib->name.range,
+                   "library '" + lib->name.name + "' is declared in a rule file, where no probe can use it")
+          .hints.push_back("declare it in a module (a file that starts with `module NAME`) beside the events that "
+                           "probe it");
+    for (const ast::LibraryPattern& p : lib->patterns)
+      if (p.glob.find('/') != std::string::npos)
+        diags_
+            .warning(Code::LibraryNeverMatches, p.range,
+                     "a library pattern matches a file's name, never its path: this one, with a '/', never matches")
+            .hints.push_back("match the name (\"libfoo.so*\"), or probe one file by path: `uprobe \"/path/libfoo.so\":fn`");
+  }
+}
+
+// What the loader can take, checked here so that `seam lint` refuses what `seam run` could not
+// load (docs/language.md, "Limits"): every rule and metric on one event runs in one BPF program,
+// which the verifier refuses past a size (its jumps are 16-bit), and one file is one clang run.
+void Checker::check_rule_counts(Table& t) {
+  if (!t.module.empty()) return;
+  size_t rules = 0;
+  std::map<const ast::EventDecl*, size_t> on_event;
+  auto count = [&](const ast::Ident& name, const ast::EventDecl* event, const char* what) {
+    if (++rules == kMaxRulesPerFile + 1)
+      diags_
+          .error(Code::TooManyRules, name.range,
+                 std::string(what) + " '" + name.name + "' is past the limit of " + std::to_string(kMaxRulesPerFile) +
+                     " rules and metrics in one file")
+          .hints.push_back("split the file: each rule file is compiled and loaded on its own");
+    if (event && ++on_event[event] == kMaxRulesPerEvent + 1)
+      diags_
+          .error(Code::TooManyRules, name.range,
+                 std::string(what) + " '" + name.name + "' is past the limit of " +
+                     std::to_string(kMaxRulesPerEvent) + " rules and metrics on event '" + event->name.name +
+                     "' in one file")
+          .hints.push_back("they all run in one BPF program, which the kernel refuses past that size: move some "
+                           "to another file");
+  };
+  for (ast::Decl& decl : t.file->decls) {
+    if (auto* r = std::get_if<ast::RuleDecl>(&decl)) count(r->name, r->when ? nullptr : r->resolved_event, "rule");
+    if (auto* m = std::get_if<ast::MetricDecl>(&decl)) count(m->name, m->resolved_event, "metric");
+  }
+}
+
 void Checker::run() {
   build_tables();
   // Aliases first, so that every alias error is reported once, at the alias.
@@ -132,6 +182,8 @@ void Checker::run() {
       for (auto& t : tables_)
         if (t->file->source && t->file->source->path() == d.path) t->has_unresolved = true;
   for (auto& t : tables_) check_uses(*t);
+  for (auto& t : tables_) check_libraries(*t);
+  for (auto& t : tables_) check_rule_counts(*t);
 }
 
 void check(Program& program) {

@@ -16,6 +16,10 @@
 
 namespace seam::check {
 
+// The documented limits (docs/language.md, "Limits"), E0008 past them.
+inline constexpr size_t kMaxRulesPerFile = 1000;
+inline constexpr size_t kMaxRulesPerEvent = 200;
+
 void check(Program& program);
 
 }  // namespace seam::check

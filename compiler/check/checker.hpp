@@ -78,6 +78,9 @@ class Checker {
   void check_table(ExprContext& ctx, ast::Expr& e, ast::Table& table);
   void check_fd_is(ExprContext& ctx, ast::Expr& e, ast::Call& call);
   void check_binary(ExprContext& ctx, ast::Expr& e, ast::Binary& b);
+  void check_name_constant(const ExprContext& ctx, const ast::Binary& b);
+  void check_libraries(Table& t);
+  void check_rule_counts(Table& t);
   void check_never_fires(const ast::RuleDecl& r, const ast::Expr& where);
 
   // enums.cpp

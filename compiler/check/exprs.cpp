@@ -395,6 +395,25 @@ void Checker::check_fd_is(ExprContext& ctx, ast::Expr& e, ast::Call& call) {
                  "`fd_is` matches a name of 1 to 32 bytes, with `*` only at the end");
 }
 
+// In the kernel a task or object name (`comm`, a name field) is at most 15 bytes and a NUL: a
+// longer constant can never be equal to it, or a prefix of it.
+void Checker::check_name_constant(const ExprContext& ctx, const ast::Binary& b) {
+  constexpr size_t kMaxName = 15;
+  if (ctx.place == Place::Route) return;  // route conditions compare rule names, in user space
+  const auto* lit = std::get_if<ast::StrLit>(&b.rhs->node);
+  const ast::Expr* lit_side = b.rhs.get();
+  if (!lit) lit = std::get_if<ast::StrLit>(&b.lhs->node), lit_side = b.lhs.get();
+  if (!lit || lit->value.size() <= kMaxName) return;
+  bool differs = b.op == ast::BinaryOp::Ne;
+  diags_
+      .warning(Code::RuleNeverFires, lit_side->range,
+               "a name is at most " + std::to_string(kMaxName) + " bytes, so this " +
+                   std::to_string(lit->value.size()) + "-byte constant " +
+                   (differs ? "always differs from it" : "never matches"))
+      .hints.push_back("the kernel keeps only a name's first 15 bytes: test a prefix of at most 15 bytes "
+                       "with `startswith`");
+}
+
 void Checker::check_binary(ExprContext& ctx, ast::Expr& e, ast::Binary& b) {
   if (!b.lhs || !b.rhs) return;
   if (ast::is_arithmetic(b.op)) {
@@ -452,6 +471,7 @@ void Checker::check_binary(ExprContext& ctx, ast::Expr& e, ast::Binary& b) {
                      "`startswith` needs strings, but this is " + describe(side->type));
         return;
       }
+    check_name_constant(ctx, b);
     return;
   }
   if (is_severity(lt) || is_severity(rt)) {
@@ -462,7 +482,7 @@ void Checker::check_binary(ExprContext& ctx, ast::Expr& e, ast::Binary& b) {
     return;
   }
   if (lt.kind == TypeKind::Str || rt.kind == TypeKind::Str) {
-    if (lt.kind == rt.kind && !ordering) return;
+    if (lt.kind == rt.kind && !ordering) return check_name_constant(ctx, b);
     if (lt.kind == rt.kind) {
       diags_.error(Code::TypeMismatch, e.range, "strings can only be compared with == and !=")
           .hints.push_back("use `startswith` to test a prefix");

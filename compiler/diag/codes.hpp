@@ -14,6 +14,8 @@ namespace seam::diag {
   X(UnreadableFile, "E0004", "unreadable-file")                                           \
   X(InvalidLiteral, "E0005", "invalid-literal")                                           \
   X(ModuleMisplaced, "E0006", "module-misplaced")                                         \
+  X(BadCharacter, "E0007", "bad-character")                                               \
+  X(TooManyRules, "E0008", "too-many-rules")                                              \
   X(UnknownModule, "E0101", "unknown-module")                                             \
   X(UnknownLibrary, "E0102", "unknown-library")                                           \
   X(UnknownEvent, "E0103", "unknown-event")                                               \
@@ -52,7 +54,8 @@ namespace seam::diag {
   X(RuleNeverFires, "W0002", "rule-never-fires")                                          \
   X(UnusedUse, "W0003", "unused-use")                                                     \
   X(MissingLimitOnHotStack, "W0004", "missing-limit-on-hot-stack")                      \
-  X(LimitNotPerProcess, "W0005", "limit-not-per-process")
+  X(LimitNotPerProcess, "W0005", "limit-not-per-process")                                \
+  X(LibraryNeverMatches, "W0006", "library-never-matches")
 
 enum class Code {
 #define SEAM_X(name, code, slug) name,

@@ -5,23 +5,36 @@
 namespace seam::diag {
 
 namespace {
-std::string path_of(const SourceRange& r) { return r.file ? r.file->path() : std::string(); }
+std::string path_of(const SourceRange& r) {
+  return r.file ? r.file->path() : std::string();
+}
+size_t count(const std::vector<Diagnostic>& items, Severity s) {
+  return static_cast<size_t>(
+      std::count_if(items.begin(), items.end(), [s](const Diagnostic& d) { return d.severity == s; }));
+}
 }  // namespace
 
+Diagnostic& Diagnostics::add(Diagnostic d) {
+  if (d.severity == Severity::Error) ++errors_;
+  if (d.severity == Severity::Warning) ++warnings_;
+  if (++kept_[d.path] > kMaxPerFile) {
+    ++hidden_[d.path];
+    overflow_ = std::move(d);
+    return overflow_;
+  }
+  return items_.emplace_back(std::move(d));
+}
+
 Diagnostic& Diagnostics::error(Code code, const SourceRange& range, std::string message) {
-  ++errors_;
-  return items_.emplace_back(Diagnostic{code, Severity::Error, std::move(message), range, path_of(range), {}});
+  return add(Diagnostic{code, Severity::Error, std::move(message), range, path_of(range), {}});
 }
 
 Diagnostic& Diagnostics::warning(Code code, const SourceRange& range, std::string message) {
-  ++warnings_;
-  return items_.emplace_back(
-      Diagnostic{code, Severity::Warning, std::move(message), range, path_of(range), {}});
+  return add(Diagnostic{code, Severity::Warning, std::move(message), range, path_of(range), {}});
 }
 
 Diagnostic& Diagnostics::file_error(Code code, std::string path, std::string message) {
-  ++errors_;
-  return items_.emplace_back(Diagnostic{code, Severity::Error, std::move(message), {}, std::move(path), {}});
+  return add(Diagnostic{code, Severity::Error, std::move(message), {}, std::move(path), {}});
 }
 
 void Diagnostics::sort() {
@@ -32,16 +45,16 @@ void Diagnostics::sort() {
 }
 
 void Diagnostics::append(const Diagnostics& other) {
-  for (const Diagnostic& d : other.items_) {
-    items_.push_back(d);
-    if (d.severity == Severity::Error) ++errors_;
-    if (d.severity == Severity::Warning) ++warnings_;
-  }
+  for (const Diagnostic& d : other.items_) add(d);
+  for (const auto& [path, n] : other.hidden_) hidden_[path] += n;
+  errors_ += other.errors_ - count(other.items_, Severity::Error);
+  warnings_ += other.warnings_ - count(other.items_, Severity::Warning);
 }
 
 void Diagnostics::drop(Code code) {
   std::vector<Diagnostic> kept;
-  errors_ = warnings_ = 0;
+  errors_ -= count(items_, Severity::Error);  // what stays of the hidden ones is only counted
+  warnings_ -= count(items_, Severity::Warning);
   for (Diagnostic& d : items_) {
     if (d.code == code) continue;
     if (d.severity == Severity::Error) ++errors_;

@@ -126,6 +126,9 @@ std::string render_text(const Diagnostics& diags, bool color) {
     }
     out += "\n";
   }
+  for (const auto& [path, n] : diags.hidden())
+    out += path + ": note: " + plural(n, "more diagnostic") + " not shown (at most " +
+           std::to_string(Diagnostics::kMaxPerFile) + " per file)\n\n";
   if (diags.error_count() + diags.warning_count() > 0)
     out += plural(diags.error_count(), "error") + ", " + plural(diags.warning_count(), "warning") + "\n";
   return out;
@@ -153,8 +156,10 @@ nlohmann::json render_json(const Diagnostics& diags) {
     j["hints"] = d.hints;
     list.push_back(std::move(j));
   }
-  return {
+  nlohmann::json out = {
       {"diagnostics", std::move(list)}, {"errors", diags.error_count()}, {"warnings", diags.warning_count()}};
+  for (const auto& [path, n] : diags.hidden()) out["not_shown"][path] = n;  // only when some were
+  return out;
 }
 
 std::string render_github(const Diagnostics& diags) {
@@ -175,6 +180,11 @@ std::string render_github(const Diagnostics& diags) {
     if (!d.hints.empty()) message += " (" + joined_hints(d) + ")";
     out += "::" + escape_data(message) + "\n";
   }
+  for (const auto& [path, n] : diags.hidden())
+    out += "::notice file=" + escape_property(path) + "::" +
+           escape_data(plural(n, "more diagnostic") + " not shown (at most " +
+                       std::to_string(Diagnostics::kMaxPerFile) + " per file)") +
+           "\n";
   return out;
 }
 

@@ -28,8 +28,9 @@ class ParseInput : public tao::pegtl::memory_input<> {
   size_t offset() const { return static_cast<size_t>(current() - file_begin_); }
   size_t offset_of(const char* p) const { return static_cast<size_t>(p - file_begin_); }
 
-  // Counts levels for as long as it lives: one at once (nest<R>), or one more per operand of a chain
-  // (`a and b and c` builds a tree as deep as it is long). Throws once the limit would be passed.
+  // Counts levels for as long as it lives (nest<R>: parentheses, `not`, `-`). The whole expression
+  // is level 0, so `max_nesting` parentheses are accepted and one more is not. Throws once the
+  // limit would be passed.
   class Levels {
    public:
     explicit Levels(ParseInput& in, int initial = 0) : in_(in) {
@@ -39,10 +40,34 @@ class ParseInput : public tao::pegtl::memory_input<> {
     Levels(const Levels&) = delete;
     Levels& operator=(const Levels&) = delete;
     void add() {
-      if (in_.depth_ >= in_.max_nesting_)
+      if (in_.depth_ > in_.max_nesting_)  // depth_ 1 is the expression itself
         throw SyntaxFailure{diag::Code::NestingTooDeep, in_.offset(),
                             "expression nests deeper than " + std::to_string(in_.max_nesting_) + " levels"};
       ++in_.depth_;
+      ++count_;
+    }
+
+   private:
+    ParseInput& in_;
+    int count_ = 0;
+  };
+
+  // Counts the operands after the first of `a or b or ...` chains (the AST is a left-deep tree, so
+  // later passes recurse once per operand), across every chain the expression is inside. A flat
+  // chain is not nesting, but it is bounded too: at most kMaxChainOperands in all.
+  static constexpr int kMaxChainOperands = 1024;
+  class Operands {
+   public:
+    explicit Operands(ParseInput& in) : in_(in) {}
+    ~Operands() { in_.operands_ -= count_; }
+    Operands(const Operands&) = delete;
+    Operands& operator=(const Operands&) = delete;
+    void add() {
+      if (in_.operands_ + 1 >= kMaxChainOperands)
+        throw SyntaxFailure{diag::Code::NestingTooDeep, in_.offset(),
+                            "expression has more than " + std::to_string(kMaxChainOperands) +
+                                " operands in its chains of `and`, `or` and operators"};
+      ++in_.operands_;
       ++count_;
     }
 
@@ -55,6 +80,7 @@ class ParseInput : public tao::pegtl::memory_input<> {
   const char* file_begin_;
   int max_nesting_;
   int depth_ = 0;
+  int operands_ = 0;
 };
 
 namespace grammar {
@@ -70,17 +96,17 @@ struct nest : tao::pegtl::seq<R> {
   }
 };
 
-// `Operand { Op Operand }`, one nesting level deeper for each operand after the first (the AST is a
-// left-deep tree). Analysis sees it as seq<Operand, star<Op, must<Operand>>>.
+// `Operand { Op Operand }`, counting its operands (ParseInput::Operands). Analysis sees it as
+// seq<Operand, star<Op, must<Operand>>>.
 template <typename Op, typename Operand>
 struct chain : tao::pegtl::seq<Operand, tao::pegtl::star<Op, tao::pegtl::must<Operand>>> {
   template <tao::pegtl::apply_mode A, tao::pegtl::rewind_mode M, template <typename...> class Action,
             template <typename...> class Control, typename Input, typename... States>
   static bool match(Input& in, States&&... st) {
     if (!Control<Operand>::template match<A, M, Action, Control>(in, st...)) return false;
-    ParseInput::Levels levels(in);
+    ParseInput::Operands operands(in);
     while (Control<Op>::template match<A, tao::pegtl::rewind_mode::required, Action, Control>(in, st...)) {
-      levels.add();
+      operands.add();
       if (!Control<tao::pegtl::must<Operand>>::template match<A, M, Action, Control>(in, st...)) return false;
     }
     return true;

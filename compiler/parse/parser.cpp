@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "compiler/parse/builder.hpp"
+#include "compiler/parse/characters.hpp"
 #include "compiler/parse/grammar.hpp"
 #include "compiler/parse/nesting.hpp"
 #include "compiler/parse/tree.hpp"
@@ -86,9 +87,10 @@ ast::File parse_file(const SourceFile& source, diag::Diagnostics& diags, const L
     return file;
   }
 
+  size_t start = report_bad_characters(source, diags);
   Builder builder(source, diags);
   const ast::ModuleDecl* module = nullptr;
-  size_t at = skip_trivia(text, 0);
+  size_t at = skip_trivia(text, start);
   while (at < text.size()) {
     ParseInput in(text.data(), text.data() + at, text.data() + text.size(), source.path(),
                   limits.max_nesting);
