@@ -1,5 +1,7 @@
 #include "runtime/run/session.hpp"
 
+#include <dirent.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -15,6 +17,21 @@
 #include "runtime/run/session_state.hpp"
 
 namespace seam::runtime::session_detail {
+
+namespace {
+
+uint64_t count_open_fds() {
+  uint64_t n = 0;
+  if (DIR* d = opendir("/proc/self/fd")) {
+    while (dirent* e = readdir(d))
+      if (e->d_name[0] != '.') ++n;
+    closedir(d);
+    if (n > 0) --n;  // the directory's own descriptor
+  }
+  return n;
+}
+
+}  // namespace
 
 Session::Session(SessionOptions options) : options_(std::move(options)), libraries_(options_.pid) {
   for (auto& s : options_.sinks) sinks_.push_back(std::shared_ptr<Sink>(std::move(s)));
@@ -165,6 +182,10 @@ metrics::SelfStats Session::self_stats() const {
   self.reload_errors = reload_errors_;
   self.reloads = reloads_;
   self.last_reload_s = last_reload_s_;
+  self.open_fds = count_open_fds();
+  rlimit nofile{};
+  if (getrlimit(RLIMIT_NOFILE, &nofile) == 0) self.max_fds = nofile.rlim_cur;
+  self.symbolizer_processes = symbols_.remembered();
   return self;
 }
 
@@ -276,6 +297,7 @@ SessionResult Session::run() {
       apply_reload(compiling_.get());
     if (now >= next_second) {
       for (auto& [path, unit] : units_) unit->every_second();
+      symbols_.forget_exited(now, 10000);
       metrics_->tick(now_ms() * 1000000, emit_user_space);
       metrics_->set_self(self_stats());
       if (auto n = pods_reporter_->check()) notice(std::move(*n));
