@@ -6,12 +6,14 @@
 
 #include <bpf/bpf.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <thread>
 
 #include "runtime/identity/cgroup_resolver.hpp"
 #include "runtime/load/features.hpp"
+#include "runtime/output/queued_sink.hpp"
 #include "runtime/run/parallel_for.hpp"
 #include "runtime/run/pods_reporter.hpp"
 #include "runtime/run/session_state.hpp"
@@ -34,7 +36,13 @@ uint64_t count_open_fds() {
 }  // namespace
 
 Session::Session(SessionOptions options) : options_(std::move(options)), libraries_(options_.pid) {
-  for (auto& s : options_.sinks) sinks_.push_back(std::shared_ptr<Sink>(std::move(s)));
+  // Each output behind its own queue and thread (webhooks have theirs): a stalled one drops and
+  // counts its own records while the others, the metrics and SIGTERM go on.
+  for (auto& s : options_.sinks) {
+    std::shared_ptr<Sink> sink(std::move(s));
+    if (!sink->queues_itself()) sink = std::make_shared<QueuedSink>(std::move(sink));
+    sinks_.push_back(std::move(sink));
+  }
   options_.sinks.clear();
   context_.sinks = sinks_;
   context_.symbols = &symbols_;
@@ -291,6 +299,11 @@ SessionResult Session::run() {
       next_rescan = now + options_.rescan_ms;
     }
     bool asked = options_.reload && options_.reload->exchange(false);
+    if (asked)  // SIGHUP also reopens file outputs (logrotate's mv, create, signal)
+      for (auto& s : sinks_) s->reopen();
+    // Every output's reader gone (`seam run | head -1`): nothing left to write to, a clean stop.
+    if (std::all_of(sinks_.begin(), sinks_.end(), [](const auto& s) { return s->ended(); }) && !sinks_.empty())
+      break;
     bool changed = watcher_ && watcher_->poll(now);
     if ((asked || changed) && options_.compile_unit && !options_.rule_paths.empty()) request_reload(asked);
     if (compiling_.valid() && compiling_.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
