@@ -17,6 +17,7 @@
 #include "runtime/run/parallel_for.hpp"
 #include "runtime/run/pods_reporter.hpp"
 #include "runtime/run/session_state.hpp"
+#include "runtime/safety/capabilities.hpp"
 
 namespace seam::runtime::session_detail {
 
@@ -271,6 +272,10 @@ SessionResult Session::run() {
     else
       notice(Notice{
           plan::Severity::Info, "listening", "metrics on http://" + options_.listen + "/metrics", {}, 0});
+  }
+  if (options_.drop_capabilities && geteuid() == 0) {
+    if (auto error = drop_capabilities())
+      notice(Notice{plan::Severity::Warning, "privileges", "cannot drop capabilities: " + *error, {}, 0});
   }
   metrics_->tick(now_ms() * 1000000, emit_user_space);  // the empty baseline windows start from
   if (options_.watch && !options_.rule_paths.empty() && options_.compile_unit) {

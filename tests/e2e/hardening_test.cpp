@@ -116,6 +116,9 @@ TEST(Hardening, AnExecStormOfDistinctBinariesDoesNotExhaustDescriptors) {
   EXPECT_LT(fds, 200) << body;
   auto caller = start_caller(20);
   ASSERT_TRUE(caller);
+  ASSERT_TRUE(seam.wait_for_notice("attached", fixture("libcudart.so.12"), 30s))
+      << "the library of a process started after the storm got no probes\n"
+      << seam.stderr_text();
   caller->send_line("go");
   ASSERT_TRUE(caller->wait_for_line("done", 10s));
   EXPECT_TRUE(wait_until([&] { return of_pid(seam.alerts("every_sync"), caller->pid()).size() >= 20; }, 30s))
@@ -322,6 +325,55 @@ TEST(Hardening, AWebhookUrlIsShownAsSchemeAndHostOnly) {
   for (const char* secret : {"SECRET", "PASSWD", "/hooks/"})
     EXPECT_EQ(everything.find(secret), std::string::npos) << secret << " shown in:\n" << everything;
   EXPECT_NE(seam.stderr_text().find("webhook " + origin), std::string::npos) << seam.stderr_text();
+}
+
+uint64_t cap_eff(const std::string& status_path) {
+  std::istringstream in(read_file(status_path));
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("CapEff:", 0) == 0) return std::stoull(line.substr(7), nullptr, 16);
+  return ~0ull;
+}
+
+// Item 10: after attaching, every thread of seam holds only what reloads and new processes need
+// (docs/operations.md, "Security model"), and both still work.
+TEST(Hardening, AfterAttachingOnlyTheNeededCapabilitiesRemainInEveryThread) {
+  SEAM_REQUIRE_ROOT();
+  TempDir dir;
+  dir.write("rules/sync.seam", kSyncRule);
+  std::string listen = "127.0.0.1:" + std::to_string(free_port());
+  SeamRun seam(dir.path(), {dir.path() + "/rules", "--listen", listen});
+  ASSERT_TRUE(seam.wait_for_notice("listening", listen, 60s)) << seam.stderr_text();
+  uint64_t bpf = 1ull << 39, perfmon = 1ull << 38, ptrace = 1ull << 19, sys_admin = 1ull << 21,
+           net_admin = 1ull << 12, dac_override = 1ull << 1, setuid = 1ull << 7;
+  std::string task = "/proc/" + std::to_string(seam.pid()) + "/task";
+  size_t threads = 0;
+  ASSERT_TRUE(wait_until(
+      [&] {
+        threads = 0;
+        for (const auto& t : fs::directory_iterator(task)) {
+          ++threads;
+          if (cap_eff(t.path().string() + "/status") & (sys_admin | net_admin | dac_override | setuid)) return false;
+        }
+        return threads > 0;
+      },
+      10s))
+      << "a thread still holds an administrative capability";
+  uint64_t eff = cap_eff("/proc/" + std::to_string(seam.pid()) + "/status");
+  EXPECT_EQ(eff & (bpf | perfmon | ptrace), bpf | perfmon | ptrace) << std::hex << eff;
+  EXPECT_GT(threads, 1u);
+  EXPECT_TRUE(seam.notices("privileges").empty()) << seam.stderr_text();
+  // A reload still compiles, loads and attaches, and a new process still gets probes.
+  dir.write("rules/again.seam",
+            "use cuda\n\nrule again_sync\n    on cuda.stream_sync\n    alert info \"again {duration}\"\n");
+  ASSERT_TRUE(seam.wait_for_notice("reloaded", "reload: 1 compiled, 0 failed", 60s)) << seam.stderr_text();
+  auto caller = start_caller(5);
+  ASSERT_TRUE(caller);
+  ASSERT_TRUE(seam.wait_for_notice("attached", fixture("libcudart.so.12"), 30s)) << seam.stderr_text();
+  caller->send_line("go");
+  ASSERT_TRUE(caller->wait_for_line("done", 10s));
+  EXPECT_TRUE(wait_until([&] { return of_pid(seam.alerts("again_sync"), caller->pid()).size() >= 5; }, 30s))
+      << seam.stderr_text();
+  EXPECT_EQ(seam.stop(), 0) << seam.stderr_text();
 }
 
 }  // namespace
