@@ -27,7 +27,8 @@ std::optional<std::string> foreign_writer(const struct stat& st) {
   if (st.st_mode & (S_IWGRP | S_IWOTH)) {
     char mode[8];
     std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
-    return std::string("writable by ") + ((st.st_mode & S_IWOTH) ? "others" : "its group") + " (mode " + mode + ")";
+    return std::string("writable by ") + ((st.st_mode & S_IWOTH) ? "others" : "its group") + " (mode " +
+           mode + ")";
   }
   return std::nullopt;
 }
@@ -54,7 +55,8 @@ std::string default_cache_dir() {
 
 std::optional<std::string> ObjectCache::unsafe_reason() const {
   struct stat st {};
-  if (::stat(dir_.c_str(), &st) != 0) return errno == ENOENT ? std::nullopt : std::optional(std::string(strerror(errno)));
+  if (::stat(dir_.c_str(), &st) != 0)
+    return errno == ENOENT ? std::nullopt : std::optional(std::string(strerror(errno)));
   if (!S_ISDIR(st.st_mode)) return "not a directory";
   return foreign_writer(st);
 }
@@ -87,10 +89,12 @@ std::optional<std::vector<uint8_t>> ObjectCache::load(const std::string& key) co
   // The trailer must name this very key: an entry copied over another is not this object.
   size_t tail = sizeof kTrailerMagic + 4;
   if (bytes.size() < tail + key.size() + 4) return std::nullopt;
-  if (std::memcmp(bytes.data() + bytes.size() - sizeof kTrailerMagic, kTrailerMagic, sizeof kTrailerMagic) != 0)
+  if (std::memcmp(bytes.data() + bytes.size() - sizeof kTrailerMagic, kTrailerMagic, sizeof kTrailerMagic) !=
+      0)
     return std::nullopt;
   const uint8_t* len_at = bytes.data() + bytes.size() - tail;
-  uint32_t key_len = len_at[0] | (len_at[1] << 8) | (len_at[2] << 16) | (static_cast<uint32_t>(len_at[3]) << 24);
+  uint32_t key_len =
+      len_at[0] | (len_at[1] << 8) | (len_at[2] << 16) | (static_cast<uint32_t>(len_at[3]) << 24);
   if (key_len != key.size() || bytes.size() < tail + key_len) return std::nullopt;
   size_t object_size = bytes.size() - tail - key_len;
   if (std::memcmp(bytes.data() + object_size, key.data(), key_len) != 0) return std::nullopt;

@@ -18,7 +18,7 @@ namespace seam::runtime::metrics {
 namespace {
 
 constexpr size_t kMaxRequestBytes = 8192;
-constexpr int kClientTimeoutMs = 2000;    // a connection's whole life: request and answer
+constexpr int kClientTimeoutMs = 2000;   // a connection's whole life: request and answer
 constexpr size_t kMaxConnections = 512;  // beyond, the oldest connection is closed
 
 const char* reason_phrase(int status) {

@@ -1,7 +1,7 @@
 #pragma once
 // A tiny HTTP/1.1 server for scrapes: one thread polling every connection at once, each bounded
-// in size and time (2 s, 512 connections), `Connection: close` on every answer. GET /metrics serves the text format
-// (text/plain; version=0.0.4), GET /healthz "ok", anything else 404.
+// in size and time (2 s, 512 connections), `Connection: close` on every answer. GET /metrics serves the text
+// format (text/plain; version=0.0.4), GET /healthz "ok", anything else 404.
 #include <atomic>
 #include <cstdint>
 #include <functional>

@@ -75,15 +75,16 @@ bool BufferedWriter::flush() {
 // The lines after the first `kept_bytes` are lost: counted, and told once per streak on stderr
 // (the output itself may be what cannot be written).
 void BufferedWriter::failed(size_t kept_bytes, const char* reason) {
-  uint64_t lost = static_cast<uint64_t>(std::count(buffer_.begin() + static_cast<std::ptrdiff_t>(kept_bytes),
-                                                   buffer_.end(), '\n'));
+  uint64_t lost = static_cast<uint64_t>(
+      std::count(buffer_.begin() + static_cast<std::ptrdiff_t>(kept_bytes), buffer_.end(), '\n'));
   lines_dropped_ += lost;
   ++write_errors_;
   last_error_ = reason;
   if (!failing_ && !label_.empty()) {
-    std::string line = "seam: output " + label_ + ": cannot write (" + last_error_ + "); " +
-                       std::to_string(lost) + " lines dropped" +
-                       (ended() ? "; the reader is gone, this output ends" : ", and every line until it can") + "\n";
+    std::string line =
+        "seam: output " + label_ + ": cannot write (" + last_error_ + "); " + std::to_string(lost) +
+        " lines dropped" +
+        (ended() ? "; the reader is gone, this output ends" : ", and every line until it can") + "\n";
     [[maybe_unused]] ssize_t ignored = ::write(STDERR_FILENO, line.data(), line.size());
   }
   failing_ = true;

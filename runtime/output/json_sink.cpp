@@ -177,7 +177,8 @@ void JsonSink::reopen() {
   if (path_.empty()) return;
   int fd = open_output(path_);
   if (fd < 0) {
-    std::string line = "seam: output " + name() + ": cannot reopen (" + strerror(errno) + "); writing on to the old file\n";
+    std::string line =
+        "seam: output " + name() + ": cannot reopen (" + strerror(errno) + "); writing on to the old file\n";
     [[maybe_unused]] ssize_t ignored = ::write(STDERR_FILENO, line.data(), line.size());
     return;
   }

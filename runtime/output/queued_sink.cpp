@@ -80,8 +80,12 @@ QueuedSink::~QueuedSink() {
     worker_.detach();  // blocked in write(2) on a reader that never reads: not waited for
 }
 
-void QueuedSink::write(const Alert& alert) { state_->push(alert); }
-void QueuedSink::write_notice(const Notice& notice) { state_->push(notice); }
+void QueuedSink::write(const Alert& alert) {
+  state_->push(alert);
+}
+void QueuedSink::write_notice(const Notice& notice) {
+  state_->push(notice);
+}
 
 void QueuedSink::flush() {
   {
@@ -99,8 +103,12 @@ void QueuedSink::reopen() {
   state_->wake.notify_one();
 }
 
-bool QueuedSink::ended() const { return state_->inner->ended(); }
-uint64_t QueuedSink::dropped() const { return state_->dropped.load(std::memory_order_relaxed); }
+bool QueuedSink::ended() const {
+  return state_->inner->ended();
+}
+uint64_t QueuedSink::dropped() const {
+  return state_->dropped.load(std::memory_order_relaxed);
+}
 
 void QueuedSink::counters(std::vector<metrics::OutputCounter>& out) const {
   state_->inner->counters(out);

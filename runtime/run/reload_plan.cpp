@@ -9,7 +9,8 @@ namespace seam::runtime {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> rule_files(const std::vector<std::string>& paths, std::vector<std::string>* unlisted) {
+std::vector<std::string> rule_files(const std::vector<std::string>& paths,
+                                    std::vector<std::string>* unlisted) {
   std::vector<std::string> out;
   for (const std::string& path : paths) {
     std::error_code ec;
@@ -38,8 +39,8 @@ std::map<std::string, std::string> hash_rule_files(const std::vector<std::string
   return out;
 }
 
-void keep_unlisted(const std::map<std::string, std::string>& running, const std::vector<std::string>& unlisted,
-                   std::map<std::string, std::string>& on_disk) {
+void keep_unlisted(const std::map<std::string, std::string>& running,
+                   const std::vector<std::string>& unlisted, std::map<std::string, std::string>& on_disk) {
   for (const auto& [path, hash] : running) {
     if (on_disk.count(path)) continue;
     for (const std::string& dir : unlisted) {

@@ -21,8 +21,8 @@ std::map<std::string, std::string> hash_rule_files(const std::vector<std::string
 
 // Running files under a directory that could not be listed keep running: they are marked
 // unchanged in `on_disk` (with their running hash) rather than removed.
-void keep_unlisted(const std::map<std::string, std::string>& running, const std::vector<std::string>& unlisted,
-                   std::map<std::string, std::string>& on_disk);
+void keep_unlisted(const std::map<std::string, std::string>& running,
+                   const std::vector<std::string>& unlisted, std::map<std::string, std::string>& on_disk);
 
 struct ReloadPlan {
   std::vector<std::string> compile;    // new files and files whose text changed

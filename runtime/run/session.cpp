@@ -307,7 +307,8 @@ SessionResult Session::run() {
     if (asked)  // SIGHUP also reopens file outputs (logrotate's mv, create, signal)
       for (auto& s : sinks_) s->reopen();
     // Every output's reader gone (`seam run | head -1`): nothing left to write to, a clean stop.
-    if (std::all_of(sinks_.begin(), sinks_.end(), [](const auto& s) { return s->ended(); }) && !sinks_.empty())
+    if (std::all_of(sinks_.begin(), sinks_.end(), [](const auto& s) { return s->ended(); }) &&
+        !sinks_.empty())
       break;
     bool changed = watcher_ && watcher_->poll(now);
     if ((asked || changed) && options_.compile_unit && !options_.rule_paths.empty()) request_reload(asked);

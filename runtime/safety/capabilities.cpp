@@ -70,14 +70,47 @@ uint64_t capabilities_kept() {
 }
 
 std::string capability_names(uint64_t mask) {
-  static const char* const kNames[] = {
-      "cap_chown", "cap_dac_override", "cap_dac_read_search", "cap_fowner", "cap_fsetid", "cap_kill",
-      "cap_setgid", "cap_setuid", "cap_setpcap", "cap_linux_immutable", "cap_net_bind_service",
-      "cap_net_broadcast", "cap_net_admin", "cap_net_raw", "cap_ipc_lock", "cap_ipc_owner", "cap_sys_module",
-      "cap_sys_rawio", "cap_sys_chroot", "cap_sys_ptrace", "cap_sys_pacct", "cap_sys_admin", "cap_sys_boot",
-      "cap_sys_nice", "cap_sys_resource", "cap_sys_time", "cap_sys_tty_config", "cap_mknod", "cap_lease",
-      "cap_audit_write", "cap_audit_control", "cap_setfcap", "cap_mac_override", "cap_mac_admin", "cap_syslog",
-      "cap_wake_alarm", "cap_block_suspend", "cap_audit_read", "cap_perfmon", "cap_bpf", "cap_checkpoint_restore"};
+  static const char* const kNames[] = {"cap_chown",
+                                       "cap_dac_override",
+                                       "cap_dac_read_search",
+                                       "cap_fowner",
+                                       "cap_fsetid",
+                                       "cap_kill",
+                                       "cap_setgid",
+                                       "cap_setuid",
+                                       "cap_setpcap",
+                                       "cap_linux_immutable",
+                                       "cap_net_bind_service",
+                                       "cap_net_broadcast",
+                                       "cap_net_admin",
+                                       "cap_net_raw",
+                                       "cap_ipc_lock",
+                                       "cap_ipc_owner",
+                                       "cap_sys_module",
+                                       "cap_sys_rawio",
+                                       "cap_sys_chroot",
+                                       "cap_sys_ptrace",
+                                       "cap_sys_pacct",
+                                       "cap_sys_admin",
+                                       "cap_sys_boot",
+                                       "cap_sys_nice",
+                                       "cap_sys_resource",
+                                       "cap_sys_time",
+                                       "cap_sys_tty_config",
+                                       "cap_mknod",
+                                       "cap_lease",
+                                       "cap_audit_write",
+                                       "cap_audit_control",
+                                       "cap_setfcap",
+                                       "cap_mac_override",
+                                       "cap_mac_admin",
+                                       "cap_syslog",
+                                       "cap_wake_alarm",
+                                       "cap_block_suspend",
+                                       "cap_audit_read",
+                                       "cap_perfmon",
+                                       "cap_bpf",
+                                       "cap_checkpoint_restore"};
   std::string out;
   for (int i = 0; i < 64; ++i) {
     if (!(mask & (1ull << i))) continue;
@@ -97,7 +130,8 @@ std::optional<std::string> drop_capabilities() {
   g_data[1].effective = g_data[1].permitted = static_cast<uint32_t>(keep >> 32);
   g_data[0].inheritable = g_data[1].inheritable = 0;
 
-  struct sigaction sa {}, old{};
+  struct sigaction sa {
+  }, old{};
   sa.sa_handler = on_drop_signal;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = SA_RESTART;
@@ -116,7 +150,8 @@ std::optional<std::string> drop_capabilities() {
   sigaction(sig, &old, nullptr);
   if (set_this_thread() != 0) return std::string("capset: ") + std::strerror(errno);
   if (done < asked) return std::to_string(asked - done) + " threads did not drop their capabilities";
-  if (g_failed.load() > 0) return std::to_string(g_failed.load()) + " threads could not drop their capabilities";
+  if (g_failed.load() > 0)
+    return std::to_string(g_failed.load()) + " threads could not drop their capabilities";
   return std::nullopt;
 }
 

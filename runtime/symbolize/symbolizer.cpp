@@ -61,7 +61,8 @@ int open_mapped_file(pid_t pid, const elf::MapsEntry& m) {
 int reopen_by_path(const std::string& path, std::pair<dev_t, ino_t> key) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   struct stat st;
-  if (fd >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == key.first && st.st_ino == key.second)
+  if (fd >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == key.first &&
+      st.st_ino == key.second)
     return fd;
   if (fd >= 0) ::close(fd);
   return -1;

@@ -29,12 +29,14 @@ namespace fs = std::filesystem;
 constexpr const char* kSyncRule =
     "use cuda\n\nrule every_sync\n    on cuda.stream_sync\n    alert info \"sync {duration}\"\n";
 
-std::string fixture(const std::string& name) { return std::string(SEAM_FIXTURE_DIR) + "/" + name; }
+std::string fixture(const std::string& name) {
+  return std::string(SEAM_FIXTURE_DIR) + "/" + name;
+}
 
 // A caller of the fake cudart that makes `count` calls once told "go".
 std::unique_ptr<Child> start_caller(long count) {
-  auto c = std::make_unique<Child>(
-      std::vector<std::string>{fixture("cuda_caller"), fixture("libcudart.so.12"), std::to_string(count), "0"});
+  auto c = std::make_unique<Child>(std::vector<std::string>{
+      fixture("cuda_caller"), fixture("libcudart.so.12"), std::to_string(count), "0"});
   if (!c->wait_for_line("ready", 10s)) return nullptr;
   return c;
 }
@@ -135,7 +137,8 @@ TEST(Hardening, AFifoAndADeviceLinkPlantedInTheRulesFolderAreRefusedAtReload) {
   dir.write("rules/sync.seam", kSyncRule);
   auto caller = start_caller(1000000);
   ASSERT_TRUE(caller);
-  SeamRun seam(dir.path(), {dir.path() + "/rules", "--pid", std::to_string(caller->pid()), "--listen", "off"});
+  SeamRun seam(dir.path(),
+               {dir.path() + "/rules", "--pid", std::to_string(caller->pid()), "--listen", "off"});
   ASSERT_TRUE(seam.wait_for_notice("ready", "probes attached", 60s)) << seam.stderr_text();
   ASSERT_EQ(mkfifo((dir.path() + "/rules/fifo.seam").c_str(), 0644), 0);
   ASSERT_EQ(symlink("/dev/zero", (dir.path() + "/rules/zero.seam").c_str()), 0);
@@ -143,10 +146,12 @@ TEST(Hardening, AFifoAndADeviceLinkPlantedInTheRulesFolderAreRefusedAtReload) {
   auto refused = [&](const std::string& name) {
     std::istringstream in(seam.stderr_text());
     for (std::string line; std::getline(in, line);)
-      if (line.find(name) != std::string::npos && line.find("not a regular file") != std::string::npos) return true;
+      if (line.find(name) != std::string::npos && line.find("not a regular file") != std::string::npos)
+        return true;
     return false;
   };
-  EXPECT_TRUE(wait_until([&] { return refused("fifo.seam") && refused("zero.seam"); }, 30s)) << seam.stderr_text();
+  EXPECT_TRUE(wait_until([&] { return refused("fifo.seam") && refused("zero.seam"); }, 30s))
+      << seam.stderr_text();
   EXPECT_FALSE(has_removed(seam)) << seam.stderr_text();
   caller->send_line("go");
   EXPECT_TRUE(wait_until([&] { return !of_pid(seam.alerts("every_sync"), caller->pid()).empty(); }, 30s))
@@ -173,8 +178,8 @@ TEST(Hardening, AFullDiskLosesWholeLinesCountedAndTold) {
   std::string out = mnt + "/alerts.jsonl";
   auto caller = start_caller(3000);
   ASSERT_TRUE(caller);
-  SeamRun seam(dir.path(),
-               {rules, "--pid", std::to_string(caller->pid()), "--listen", listen, "--output", "json:" + out});
+  SeamRun seam(dir.path(), {rules, "--pid", std::to_string(caller->pid()), "--listen", listen, "--output",
+                            "json:" + out});
   ASSERT_TRUE(seam.wait_for_notice("listening", listen, 60s)) << seam.stderr_text();
   caller->send_line("go");
   ASSERT_TRUE(caller->wait_for_line("done", 30s));
@@ -274,14 +279,16 @@ TEST(Hardening, AReaderThatGoesAwayEndsOnlyItsOutput) {
   ASSERT_EQ(pipe2(pipe_fds, O_CLOEXEC), 0);
   auto caller = start_caller(1000000);
   ASSERT_TRUE(caller);
-  SeamRun seam(dir.path(), {rules, "--pid", std::to_string(caller->pid()), "--listen", "off", "--output", "json"},
+  SeamRun seam(dir.path(),
+               {rules, "--pid", std::to_string(caller->pid()), "--listen", "off", "--output", "json"},
                pipe_fds[1]);
   close(pipe_fds[1]);
   char first[64];
   ASSERT_GT(read(pipe_fds[0], first, sizeof first), 0);  // `head -1` reads, then goes
   close(pipe_fds[0]);
   caller->send_line("go");
-  ASSERT_TRUE(wait_until([&] { return seam.stderr_text().find("the reader is gone") != std::string::npos; }, 30s))
+  ASSERT_TRUE(
+      wait_until([&] { return seam.stderr_text().find("the reader is gone") != std::string::npos; }, 30s))
       << seam.stderr_text();
   size_t before = seam.alerts("every_sync").size();
   EXPECT_TRUE(wait_until([&] { return seam.alerts("every_sync").size() >= before + 100; }, 30s))
@@ -303,10 +310,11 @@ TEST(Hardening, AWebhookUrlIsShownAsSchemeAndHostOnly) {
   std::string origin = "http://127.0.0.1:" + std::to_string(port);
   auto caller = start_caller(50);
   ASSERT_TRUE(caller);
-  SeamRun seam(dir.path(), {rules, "--pid", std::to_string(caller->pid()), "--listen", listen, "--output",
-                            "webhook:http://user:PASSWD@127.0.0.1:" + std::to_string(port) +
-                                "/hooks/T0/B0/SECRETPATH?token=SECRETQUERY#SECRETFRAG,retry=20ms,retry_max=50ms,"
-                                "timeout=200ms,drain=0ms"});
+  SeamRun seam(dir.path(),
+               {rules, "--pid", std::to_string(caller->pid()), "--listen", listen, "--output",
+                "webhook:http://user:PASSWD@127.0.0.1:" + std::to_string(port) +
+                    "/hooks/T0/B0/SECRETPATH?token=SECRETQUERY#SECRETFRAG,retry=20ms,retry_max=50ms,"
+                    "timeout=200ms,drain=0ms"});
   ASSERT_TRUE(seam.wait_for_notice("listening", listen, 60s)) << seam.stderr_text();
   caller->send_line("go");
   ASSERT_TRUE(caller->wait_for_line("done", 10s));
@@ -352,7 +360,8 @@ TEST(Hardening, AfterAttachingOnlyTheNeededCapabilitiesRemainInEveryThread) {
         threads = 0;
         for (const auto& t : fs::directory_iterator(task)) {
           ++threads;
-          if (cap_eff(t.path().string() + "/status") & (sys_admin | net_admin | dac_override | setuid)) return false;
+          if (cap_eff(t.path().string() + "/status") & (sys_admin | net_admin | dac_override | setuid))
+            return false;
         }
         return threads > 0;
       },

@@ -46,7 +46,8 @@ SeamRun::SeamRun(const std::string& dir, const std::vector<std::string>& args, i
   argv.push_back("json:" + out_);
   int err_fd = open(err_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
-  int out_fd = stdout_fd >= 0 ? -1 : open(stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int out_fd =
+      stdout_fd >= 0 ? -1 : open(stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   pid_ = spawn(argv, null_fd, stdout_fd >= 0 ? stdout_fd : out_fd, err_fd);
   close(err_fd);
   if (out_fd >= 0) close(out_fd);

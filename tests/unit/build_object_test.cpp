@@ -211,7 +211,9 @@ TEST(ObjectCache, AnObjectStoredUnderAnotherKeyIsIgnored) {
   EXPECT_FALSE(cache.load("aaaa"));
   EXPECT_EQ(cache.load("bbbb"), theirs);
   // A bare ELF without the trailer (an older seam's, or one dropped in by hand) is not trusted.
-  dir.write("cccc.bpf.o", std::string("\x7f" "ELF\x01", 5));
+  dir.write("cccc.bpf.o", std::string("\x7f"
+                                      "ELF\x01",
+                                      5));
   EXPECT_FALSE(cache.load("cccc"));
 }
 

@@ -111,7 +111,9 @@ TEST(FindLibraries, ADeletedOrOddlyNamedLibraryIsFoundThroughMapFiles) {
   std::string map_files = "/proc/" + std::to_string(child.pid()) + "/map_files/";
   EXPECT_EQ(gone->path_for_attach.rfind(map_files, 0), 0u) << gone->path_for_attach;
   EXPECT_EQ(gone->display_path, deleted + " (deleted)");
-  EXPECT_EQ(test::read_file(gone->path_for_attach).substr(0, 4), "\x7f" "ELF");
+  EXPECT_EQ(test::read_file(gone->path_for_attach).substr(0, 4),
+            "\x7f"
+            "ELF");
   const LibraryFile* strange = with_inode(files, odd_st);
   ASSERT_NE(strange, nullptr);
   EXPECT_EQ(strange->path_for_attach.rfind(map_files, 0), 0u) << strange->path_for_attach;

@@ -55,7 +55,8 @@ TEST(OutputBufferedWriter, AFileThatFillsUpKeepsWholeLinesAndCountsTheRest) {
   std::string path = dir.path() + "/out.jsonl";
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   ASSERT_GE(fd, 0);
-  struct sigaction ignore {}, old{};
+  struct sigaction ignore {
+  }, old{};
   ignore.sa_handler = SIG_IGN;
   sigaction(SIGXFSZ, &ignore, &old);
   rlimit saved{};
@@ -84,7 +85,8 @@ TEST(OutputBufferedWriter, AFileThatFillsUpKeepsWholeLinesAndCountsTheRest) {
 }
 
 TEST(OutputBufferedWriter, AClosedPipeEndsTheWriterAndCountsWhatFollows) {
-  struct sigaction ignore {}, old{};
+  struct sigaction ignore {
+  }, old{};
   ignore.sa_handler = SIG_IGN;
   sigaction(SIGPIPE, &ignore, &old);
   int fds[2];

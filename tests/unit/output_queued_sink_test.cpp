@@ -57,7 +57,8 @@ TEST(OutputQueuedSink, AStalledConsumerDropsAndCountsItsOwnRecordsWithoutBlockin
     sink.counters(counters);
     bool found = false;
     for (const auto& c : counters)
-      if (c.output == "gated" && c.counter == "dropped" && c.reason == "queue_full") found = c.value == sink.dropped();
+      if (c.output == "gated" && c.counter == "dropped" && c.reason == "queue_full")
+        found = c.value == sink.dropped();
     EXPECT_TRUE(found);
     sink.reopen();
     gate->release();

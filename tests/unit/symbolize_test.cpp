@@ -191,8 +191,7 @@ TEST(Symbolizer, OpenFilesStayWithinTheirBoundAndExitedProcessesAreForgotten) {
       EXPECT_LE(symbolizer.open_files(), 2u);
       pids.push_back(children.back().pid());
     }
-    first_addr =
-        runtime_address(pids[0], copies[0], file_offset_of(copies[0], "cudaStreamSynchronize"));
+    first_addr = runtime_address(pids[0], copies[0], file_offset_of(copies[0], "cudaStreamSynchronize"));
     ASSERT_NE(first_addr, 0u);
     uint64_t addrs[] = {first_addr};
     EXPECT_EQ(symbolizer.symbolize(pids[0], addrs)[0].symbol, "cudaStreamSynchronize")
