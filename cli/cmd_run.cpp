@@ -15,6 +15,7 @@
 #include "cli/commands.hpp"
 #include "cli/compile_rules.hpp"
 #include "cli/compile_unit.hpp"
+#include "runtime/safety/fd_limit.hpp"
 #include "cli/pods_flags.hpp"
 #include "cli/routes.hpp"
 #include "runtime/load/features.hpp"
@@ -91,6 +92,9 @@ int run(RunFlags& flags) {
   struct sigaction hup {};
   hup.sa_handler = on_hangup;
   sigaction(SIGHUP, &hup, nullptr);
+  // A reader that goes away (`seam run | head -1`) ends that output (EPIPE), not seam.
+  signal(SIGPIPE, SIG_IGN);
+  runtime::raise_fd_limit();
   // The kernel feature probes (or their per-boot cache) run beside compiling and clang; the
   // session's probe_features() waits for this first call if it has not finished.
   std::jthread features([] { runtime::probe_features(); });
@@ -99,7 +103,9 @@ int run(RunFlags& flags) {
   for (const std::string& spec : flags.outputs) {
     auto sink = runtime::make_sink(spec);
     if (!sink) {
-      std::cerr << "seam run: --output " << spec << ": " << sink.error() << "\n";
+      // A webhook spec holds secrets (its path, query, headers): show only its origin.
+      std::string shown = spec.rfind("webhook:", 0) == 0 ? "webhook:" + runtime::redact_url(spec.substr(8)) : spec;
+      std::cerr << "seam run: --output " << shown << ": " << sink.error() << "\n";
       return 2;
     }
     sinks.push_back(std::move(*sink));

@@ -107,7 +107,7 @@ bool declared_sinks(const check::Program& program, std::vector<std::unique_ptr<r
         case ast::OutputKind::Stdout: spec = "stdout"; break;
         case ast::OutputKind::Json: spec = "json:" + o->target; break;
         case ast::OutputKind::Webhook:
-          spec = "webhook:" + o->target + (o->format ? ",format=" + o->format->name : "");
+          spec = "webhook:" + o->target + (o->format ? ",format=" + o->format->name : "") + ",name=" + o->name.name;
           break;
       }
       auto sink = runtime::make_sink(spec);

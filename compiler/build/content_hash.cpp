@@ -1,9 +1,12 @@
 #include "compiler/build/content_hash.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 
@@ -38,13 +41,27 @@ std::string ContentHash::hex() const {
   return buf;
 }
 
+// Only a regular file is read, and only up to its size at open: a FIFO or a link to /dev/zero
+// planted among rule files must neither block seam in open() nor grow it without end.
 std::string hash_file(const std::string& path) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) return {};
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+      static_cast<uint64_t>(st.st_size) > kMaxHashedFileBytes) {
+    close(fd);
+    return {};
+  }
   std::string contents;
   char buf[1 << 16];
-  ssize_t n;
-  while ((n = read(fd, buf, sizeof buf)) > 0) contents.append(buf, static_cast<size_t>(n));
+  ssize_t n = 0;
+  while (contents.size() < static_cast<size_t>(st.st_size)) {
+    size_t want = std::min(sizeof buf, static_cast<size_t>(st.st_size) - contents.size());
+    n = read(fd, buf, want);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    contents.append(buf, static_cast<size_t>(n));
+  }
   close(fd);
   if (n < 0) return {};
   return ContentHash().add(contents).hex();

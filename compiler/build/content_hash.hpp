@@ -21,6 +21,8 @@ class ContentHash {
 };
 
 // The hash of a file's contents; empty when it cannot be read.
+// Larger files are not hashed (rule files are capped at 1 MiB when read).
+inline constexpr uint64_t kMaxHashedFileBytes = 64ull << 20;
 std::string hash_file(const std::string& path);
 
 }  // namespace seam::build

@@ -1,6 +1,13 @@
 #pragma once
 // Compiled BPF objects on disk, keyed by everything that decides their bytes, so that a restart
 // with unchanged rules runs no compiler at all.
+//
+// What is loaded from the cache runs in the kernel, so the cache is trusted only when no one
+// else could have written it: the directory (and each object) must be owned by seam's user and
+// not writable by group or others; otherwise the cache is ignored, with a note on stderr, and
+// every object is compiled. Objects are written to an O_EXCL temporary (never through a planted
+// link) and renamed into place, and each carries the key that names it: a file copied or renamed
+// over another key's entry is detected and ignored.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -18,10 +25,15 @@ class ObjectCache {
   const std::string& dir() const { return dir_; }
   std::string path_for(const std::string& key) const { return dir_ + "/" + key + ".bpf.o"; }
 
+  // The object stored under `key`, without its key trailer; nullopt when missing, not an
+  // object, stored under another key, or when the cache is not safe (see above).
   std::optional<std::vector<uint8_t>> load(const std::string& key) const;
   // Writes a temporary file and renames it into place, so readers never see half an object.
   // Returns false (with *error) when the cache cannot be written; the build still succeeds.
   bool store(const std::string& key, const std::vector<uint8_t>& object, std::string* error) const;
+
+  // Why the cache directory is not to be trusted, or nullopt when it is (or does not exist yet).
+  std::optional<std::string> unsafe_reason() const;
 
  private:
   std::string dir_;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 #include "runtime/discover/ld_cache.hpp"
@@ -101,6 +102,17 @@ std::pair<std::string, std::string> LibraryScanner::paths_for(const ProcessRoot&
   return {root.proc_root + std::string(inner), std::string(inner)};
 }
 
+namespace {
+
+std::string map_files_path(pid_t pid, const elf::MapsEntry& m) {
+  char range[48];
+  std::snprintf(range, sizeof range, "%llx-%llx", static_cast<unsigned long long>(m.start),
+                static_cast<unsigned long long>(m.end));
+  return elf::proc_path(pid, "map_files/") + range;
+}
+
+}  // namespace
+
 void LibraryScanner::scan_process(pid_t pid, LibrarySet& out) {
   ProcessRoot root;
   bool root_known = false;
@@ -131,14 +143,26 @@ void LibraryScanner::scan_process(pid_t pid, LibrarySet& out) {
   std::optional<std::string_view> maps = elf::read_file_view(elf::proc_path(pid, "maps").c_str(), maps_buf_);
   if (!maps) return;
   elf::for_each_executable_mapping(*maps, [&](const elf::MapsEntry& m) {
-    if (!m.is_file() || !matches(base_name(m.path), false)) return;
-    auto [attach, display] = paths(m.path);
+    if (m.inode == 0 || m.path.empty() || m.path.front() != '/' || !matches(base_name(m.path), false)) return;
     struct stat st;
-    if (::stat(attach.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
-    // The path now names another file than the one mapped (replaced since): not this library.
-    // (Only comparable on the same device: overlayfs shows the lower layer's device in maps.)
-    if (st.st_dev == makedev(m.dev_major, m.dev_minor) && st.st_ino != m.inode) return;
-    out.add({std::move(attach), std::move(display), st.st_dev, st.st_ino, {pid}});
+    if (m.is_file()) {
+      auto [attach, display] = paths(m.path);
+      // The path now names another file than the one mapped (replaced since): not this library.
+      // (Only comparable on the same device: overlayfs shows the lower layer's device in maps.)
+      if (::stat(attach.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+          !(st.st_dev == makedev(m.dev_major, m.dev_minor) && st.st_ino != m.inode)) {
+        out.add({std::move(attach), std::move(display), st.st_dev, st.st_ino, {pid}});
+        return;
+      }
+    }
+    // A deleted file, a memfd, a path maps cannot print (a newline shows as \012) or one
+    // replaced since: /proc/PID/map_files opens exactly the mapped file while the process lives,
+    // and a uprobe attached through it stays on that inode.
+    std::string via = map_files_path(pid, m);
+    if (::stat(via.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_ino != m.inode) return;
+    std::string display(m.path);
+    if (m.deleted) display += " (deleted)";
+    out.add({std::move(via), std::move(display), st.st_dev, st.st_ino, {pid}});
   });
 }
 

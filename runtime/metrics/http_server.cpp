@@ -7,16 +7,19 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <vector>
 
 namespace seam::runtime::metrics {
 
 namespace {
 
 constexpr size_t kMaxRequestBytes = 8192;
-constexpr int kClientTimeoutMs = 2000;  // a slow client holds the single thread at most this long
+constexpr int kClientTimeoutMs = 2000;   // a connection's whole life: request and answer
+constexpr size_t kMaxConnections = 512;  // beyond, the oldest connection is closed
 
 const char* reason_phrase(int status) {
   switch (status) {
@@ -33,19 +36,6 @@ const char* reason_phrase(int status) {
     default:
       return "Internal Server Error";
   }
-}
-
-bool send_all(int fd, const std::string& data) {
-  size_t sent = 0;
-  while (sent < data.size()) {
-    pollfd p{fd, POLLOUT, 0};
-    if (poll(&p, 1, kClientTimeoutMs) <= 0) return false;
-    ssize_t n = send(fd, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
-    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-    if (n <= 0) return false;
-    sent += static_cast<size_t>(n);
-  }
-  return true;
 }
 
 // "host:port" or "[v6]:port" into its parts.
@@ -109,11 +99,11 @@ std::optional<std::string> HttpServer::start(const std::string& listen,
     return "--listen " + listen + ": " + gai_strerror(rc);
   std::string error = "--listen " + listen + ": no address";
   for (addrinfo* a = found; a; a = a->ai_next) {
-    int fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+    int fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
     if (fd < 0) continue;
     int one = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (bind(fd, a->ai_addr, a->ai_addrlen) == 0 && ::listen(fd, 16) == 0) {
+    if (bind(fd, a->ai_addr, a->ai_addrlen) == 0 && ::listen(fd, 128) == 0) {
       listen_fd_ = fd;
       break;
     }
@@ -149,44 +139,112 @@ void HttpServer::stop() {
   listen_fd_ = wake_fd_ = -1;
 }
 
-void HttpServer::serve() {
-  for (;;) {
-    pollfd fds[2] = {{listen_fd_, POLLIN, 0}, {wake_fd_, POLLIN, 0}};
-    if (poll(fds, 2, -1) < 0) {
-      if (errno == EINTR) continue;
-      return;
-    }
-    if (fds[1].revents) return;
-    if (!(fds[0].revents & POLLIN)) continue;
-    int client = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
-    if (client < 0) continue;
-    handle(client);
-    close(client);
-  }
+// One thread, many connections: each is a small state machine (read the request, write the
+// answer) driven by poll, with its own deadline, so clients that hold a connection open and say
+// nothing (slowloris) cost a slot each and never delay another client's /healthz.
+struct HttpServer::Connection {
+  int fd = -1;
+  int64_t deadline_ms = 0;
+  std::string request;
+  std::string answer;  // non-empty once the request is complete
+  size_t sent = 0;
+};
+
+namespace {
+
+int64_t monotonic_ms() {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
 }
 
-void HttpServer::handle(int client) {
-  using Clock = std::chrono::steady_clock;
-  auto deadline = Clock::now() + std::chrono::milliseconds(kClientTimeoutMs);
-  std::string request;
+}  // namespace
+
+// False when the connection is done (answered, failed or closed by the client).
+bool HttpServer::step(Connection& c) {
   char buf[2048];
-  // Read up to the end of the headers; a request body, if any, is ignored.
-  while (request.find("\r\n\r\n") == std::string::npos) {
-    if (request.size() > kMaxRequestBytes) {
-      send_all(client, serialize_response({431, "text/plain; charset=utf-8", "request too large\n"}));
-      return;
+  while (c.answer.empty()) {
+    ssize_t n = recv(c.fd, buf, sizeof buf, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) return true;
+    if (n <= 0) return false;
+    c.request.append(buf, static_cast<size_t>(n));
+    if (c.request.find("\r\n\r\n") != std::string::npos) {
+      ++requests_;
+      c.answer = serialize_response(route_request(c.request, metrics_body_));
+    } else if (c.request.size() > kMaxRequestBytes) {
+      c.answer = serialize_response({431, "text/plain; charset=utf-8", "request too large\n"});
     }
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    pollfd p{client, POLLIN, 0};
-    if (left <= 0 || poll(&p, 1, static_cast<int>(left)) <= 0) return;
-    ssize_t n = recv(client, buf, sizeof buf, 0);
-    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-    if (n <= 0) return;
-    request.append(buf, static_cast<size_t>(n));
   }
-  ++requests_;
-  send_all(client, serialize_response(route_request(request, metrics_body_)));
-  shutdown(client, SHUT_WR);
+  while (c.sent < c.answer.size()) {
+    ssize_t n = send(c.fd, c.answer.data() + c.sent, c.answer.size() - c.sent, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) return true;
+    if (n <= 0) return false;
+    c.sent += static_cast<size_t>(n);
+  }
+  shutdown(c.fd, SHUT_WR);
+  return false;
+}
+
+void HttpServer::serve() {
+  std::vector<Connection> conns;
+  std::vector<pollfd> fds;
+  int64_t accept_paused_until = 0;  // out of descriptors: accept again a little later, not in a spin
+  for (;;) {
+    int64_t now = monotonic_ms();
+    // Past their deadline: closed (over the cap, the oldest goes at accept to make room).
+    std::erase_if(conns, [&](Connection& c) {
+      if (c.deadline_ms > now) return false;
+      close(c.fd);
+      return true;
+    });
+    fds.clear();
+    bool accepting = now >= accept_paused_until;
+    fds.push_back({listen_fd_, static_cast<short>(accepting ? POLLIN : 0), 0});
+    fds.push_back({wake_fd_, POLLIN, 0});
+    int64_t next_deadline = accepting ? -1 : accept_paused_until;
+    for (const Connection& c : conns) {
+      fds.push_back({c.fd, static_cast<short>(c.answer.empty() ? POLLIN : POLLOUT), 0});
+      if (next_deadline < 0 || c.deadline_ms < next_deadline) next_deadline = c.deadline_ms;
+    }
+    int timeout = next_deadline < 0 ? -1 : static_cast<int>(std::max<int64_t>(0, next_deadline - now));
+    if (poll(fds.data(), fds.size(), timeout) < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    if (fds[1].revents) break;
+    std::vector<Connection> still;
+    still.reserve(conns.size());
+    for (size_t i = 0; i < conns.size(); ++i) {
+      if (fds[i + 2].revents && !step(conns[i])) {
+        close(conns[i].fd);
+        continue;
+      }
+      still.push_back(std::move(conns[i]));
+    }
+    conns = std::move(still);
+    if (fds[0].revents & POLLIN) {
+      for (;;) {
+        int client = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+        if (client < 0) {
+          if (errno == EMFILE || errno == ENFILE) accept_paused_until = monotonic_ms() + 100;
+          break;
+        }
+        if (conns.size() >= kMaxConnections) {
+          close(conns.front().fd);
+          conns.erase(conns.begin());
+        }
+        Connection c;
+        c.fd = client;
+        c.deadline_ms = monotonic_ms() + kClientTimeoutMs;
+        if (step(c))
+          conns.push_back(std::move(c));
+        else
+          close(client);
+      }
+    }
+  }
+  for (Connection& c : conns) close(c.fd);
 }
 
 }  // namespace seam::runtime::metrics

@@ -1,7 +1,7 @@
 #pragma once
-// A tiny HTTP/1.1 server for scrapes: one thread, one connection at a time, requests bounded in
-// size and time, `Connection: close` on every answer. GET /metrics serves the text format
-// (text/plain; version=0.0.4), GET /healthz "ok", anything else 404.
+// A tiny HTTP/1.1 server for scrapes: one thread polling every connection at once, each bounded
+// in size and time (2 s, 512 connections), `Connection: close` on every answer. GET /metrics serves the text
+// format (text/plain; version=0.0.4), GET /healthz "ok", anything else 404.
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -28,8 +28,9 @@ class HttpServer {
   uint64_t requests() const { return requests_; }
 
  private:
+  struct Connection;
   void serve();
-  void handle(int client);
+  bool step(Connection& c);
 
   int listen_fd_ = -1;
   int wake_fd_ = -1;  // an eventfd that stop() signals

@@ -227,6 +227,10 @@ void MetricsEngine::write_self(PrometheusWriter& out, const SelfStats& self) con
   gauge("seam_ringbuf_size_bytes", "Size of the ring buffer.", static_cast<double>(self.ringbuf_bytes));
   if (self.ringbuf_fill)
     gauge("seam_ringbuf_fill_ratio", "Ring buffer fill at the last look (0..1).", *self.ringbuf_fill);
+  gauge("seam_open_fds", "File descriptors seam holds open.", static_cast<double>(self.open_fds));
+  gauge("seam_max_fds", "seam's limit on open file descriptors (RLIMIT_NOFILE).", static_cast<double>(self.max_fds));
+  gauge("seam_symbolizer_processes", "Processes whose mappings the stack symbolizer keeps.",
+        static_cast<double>(self.symbolizer_processes));
 
   std::vector<MapFill> maps = self.maps;
   for (const MetricState& state : metrics_) {

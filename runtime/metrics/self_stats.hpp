@@ -47,6 +47,9 @@ struct SelfStats {
   uint64_t reload_errors = 0;
   uint64_t reloads = 0;                 // reloads that started, replaced or stopped a rule file
   std::optional<double> last_reload_s;  // unix time of the last such reload
+  uint64_t open_fds = 0;                // descriptors seam holds (/proc/self/fd)
+  uint64_t max_fds = 0;                 // RLIMIT_NOFILE's soft limit
+  uint64_t symbolizer_processes = 0;    // process snapshots the stack symbolizer keeps
 };
 
 }  // namespace seam::runtime::metrics

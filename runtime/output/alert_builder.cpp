@@ -10,11 +10,17 @@ bool is_stack(plan::FieldType t) {
   return t == plan::FieldType::UStack || t == plan::FieldType::KStack;
 }
 
+// A process names itself (prctl, argv[0]): in a message its name must not forge a line or a
+// terminal escape, so control bytes show as '?' as in the comm= field.
+void append_comm(std::string& out, std::string_view comm) {
+  for (char c : comm) out.push_back(static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? '?' : c);
+}
+
 // Header values a message or `with` may name when the record has no field of that name.
 bool append_header_value(std::string_view name, const DecodedRecord& r, std::string& out) {
   if (name == "pid") return format::append_uint(out, r.pid), true;
   if (name == "tid") return format::append_uint(out, r.tid), true;
-  if (name == "comm") return out.append(r.comm), true;
+  if (name == "comm") return append_comm(out, r.comm), true;
   if (name == "cgroup") return format::append_uint(out, r.cgroup), true;
   if (name == "time") return format::append_rfc3339_ms(out, r.wall_ns), true;
   return false;

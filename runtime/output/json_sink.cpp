@@ -157,12 +157,32 @@ void append_notice_json(std::string& out, const Notice& n) {
   out.append("}\n");
 }
 
-JsonSink::JsonSink(int fd, bool owns_fd) : out_(fd, owns_fd) {}
+JsonSink::JsonSink(int fd, bool owns_fd, std::string path)
+    : path_(std::move(path)), out_(fd, owns_fd, 64 * 1024, path_.empty() ? "json" : "json:" + path_) {}
+
+namespace {
+int open_output(const std::string& path) {
+  return ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+}
+}  // namespace
 
 Result<std::unique_ptr<Sink>> JsonSink::open_file(const std::string& path) {
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  int fd = open_output(path);
   if (fd < 0) return Error{"cannot open JSON output file '" + path + "': " + strerror(errno)};
-  return std::unique_ptr<Sink>(new JsonSink(fd, true));
+  return std::unique_ptr<Sink>(new JsonSink(fd, true, path));
+}
+
+// logrotate moves the file away and signals: the next line goes to a file at the path again.
+void JsonSink::reopen() {
+  if (path_.empty()) return;
+  int fd = open_output(path_);
+  if (fd < 0) {
+    std::string line =
+        "seam: output " + name() + ": cannot reopen (" + strerror(errno) + "); writing on to the old file\n";
+    [[maybe_unused]] ssize_t ignored = ::write(STDERR_FILENO, line.data(), line.size());
+    return;
+  }
+  out_.replace_fd(fd);
 }
 
 void JsonSink::write(const Alert& alert) {

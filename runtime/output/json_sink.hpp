@@ -21,15 +21,22 @@ namespace seam::runtime {
 
 class JsonSink : public Sink {
  public:
-  explicit JsonSink(int fd = STDOUT_FILENO, bool owns_fd = false);
+  explicit JsonSink(int fd = STDOUT_FILENO, bool owns_fd = false, std::string path = {});
   // Appends to `path` (O_APPEND, created 0644 if missing).
   static Result<std::unique_ptr<Sink>> open_file(const std::string& path);
 
   void write(const Alert& alert) override;
   void write_notice(const Notice& notice) override;
   void flush() override { out_.flush(); }
+  std::string name() const override { return path_.empty() ? "json" : "json:" + path_; }
+  void reopen() override;
+  bool ended() const override { return out_.ended(); }
+  void counters(std::vector<metrics::OutputCounter>& out) const override {
+    append_writer_counters(name(), out_, out);
+  }
 
  private:
+  std::string path_;  // empty: stdout
   BufferedWriter out_;
 };
 

@@ -26,6 +26,10 @@ class RoutedSink : public Sink {
   void write_notice(const Notice& notice) override { inner_->write_notice(notice); }
   void flush() override { inner_->flush(); }
   void counters(std::vector<metrics::OutputCounter>& out) const override { inner_->counters(out); }
+  std::string name() const override { return inner_->name(); }
+  void reopen() override { inner_->reopen(); }
+  bool ended() const override { return inner_->ended(); }
+  bool queues_itself() const override { return inner_->queues_itself(); }
 
  private:
   std::unique_ptr<Sink> inner_;

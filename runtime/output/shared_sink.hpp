@@ -16,6 +16,10 @@ class SharedSink : public Sink {
   void write_notice(const Notice& notice) override { target_->write_notice(notice); }
   void flush() override { target_->flush(); }
   void counters(std::vector<metrics::OutputCounter>& out) const override { target_->counters(out); }
+  std::string name() const override { return target_->name(); }
+  void reopen() override { target_->reopen(); }
+  bool ended() const override { return target_->ended(); }
+  bool queues_itself() const override { return target_->queues_itself(); }
 
  private:
   std::shared_ptr<Sink> target_;

@@ -67,8 +67,10 @@ void append_alert_text(std::string& out, const Alert& alert) {
   append_key_value(out, "tid", value);
   append_key_value(out, "comm", alert.comm);
   if (!alert.container_id.empty()) append_key_value(out, "container", alert.container_id.substr(0, 12));
-  if (!alert.pod_name.empty()) append_key_value(out, "pod", alert.pod_namespace + "/" + alert.pod_name);
-  else if (!alert.pod_uid.empty()) append_key_value(out, "pod", alert.pod_uid);
+  if (!alert.pod_name.empty())
+    append_key_value(out, "pod", alert.pod_namespace + "/" + alert.pod_name);
+  else if (!alert.pod_uid.empty())
+    append_key_value(out, "pod", alert.pod_uid);
   for (const auto& field : alert.fields) {
     if (!field.text.empty()) {
       append_key_value(out, field.name, field.text);
@@ -101,7 +103,8 @@ void append_alert_text(std::string& out, const Alert& alert) {
   }
 }
 
-StdoutSink::StdoutSink(int out_fd, int notice_fd) : out_(out_fd), notices_(notice_fd, false, 0) {}
+StdoutSink::StdoutSink(int out_fd, int notice_fd)
+    : out_(out_fd, false, 64 * 1024, "stdout"), notices_(notice_fd, false, 0) {}
 
 void StdoutSink::write(const Alert& alert) {
   append_alert_text(out_.buffer(), alert);

@@ -17,6 +17,11 @@ class StdoutSink : public Sink {
   void write(const Alert& alert) override;
   void write_notice(const Notice& notice) override;
   void flush() override { out_.flush(); }
+  std::string name() const override { return "stdout"; }
+  bool ended() const override { return out_.ended(); }
+  void counters(std::vector<metrics::OutputCounter>& out) const override {
+    append_writer_counters(name(), out_, out);
+  }
 
  private:
   BufferedWriter out_;

@@ -23,7 +23,7 @@ Result<std::unique_ptr<WebhookDelivery>> WebhookDelivery::start(WebhookOptions o
 WebhookDelivery::WebhookDelivery(WebhookOptions options, BodyMaker make_body, NoticeCallback on_notice,
                                  std::optional<WebhookSpool> spool)
     : options_(std::move(options)),
-      shown_url_(redact_url(options_.url)),
+      shown_url_(shown_webhook(options_)),
       make_body_(std::move(make_body)),
       on_notice_(std::move(on_notice)),
       spool_(std::move(spool)),

@@ -88,14 +88,22 @@ std::vector<std::string_view> split_commas(std::string_view text) {
 
 }  // namespace
 
+// Chat webhooks carry their secret in the path (/hooks/T0/B0/SECRET) or the query (?token=):
+// only the scheme and host[:port] are ever shown.
 std::string redact_url(std::string_view url) {
   size_t scheme = url.find("://");
   size_t host_start = scheme == std::string_view::npos ? 0 : scheme + 3;
-  size_t at = url.find('@', host_start);
-  size_t slash = url.find('/', host_start);
-  if (at == std::string_view::npos || (slash != std::string_view::npos && at > slash))
-    return std::string(url);
-  return std::string(url.substr(0, host_start)) + "***@" + std::string(url.substr(at + 1));
+  size_t host_end = url.find_first_of("/?#", host_start);
+  if (host_end == std::string_view::npos) host_end = url.size();
+  std::string_view authority = url.substr(host_start, host_end - host_start);
+  size_t at = authority.rfind('@');
+  if (at != std::string_view::npos) authority.remove_prefix(at + 1);
+  return std::string(url.substr(0, host_start)) + std::string(authority);
+}
+
+std::string shown_webhook(const WebhookOptions& o) {
+  std::string origin = redact_url(o.url);
+  return o.name.empty() ? origin : o.name + " (" + origin + ")";
 }
 
 Result<WebhookOptions> parse_webhook_spec(std::string_view spec, const GetEnv& getenv) {
@@ -117,6 +125,9 @@ Result<WebhookOptions> parse_webhook_spec(std::string_view spec, const GetEnv& g
     uint64_t n = 0;
     if (key == "insecure" && eq == std::string_view::npos) {
       o.insecure = true;
+    } else if (key == "name") {
+      if (value.empty()) return bad("an output name");
+      o.name = std::string(value);
     } else if (key == "format") {
       if (value == "json")
         o.format = WebhookFormat::Json;

@@ -24,6 +24,7 @@ struct WebhookHeader {
 
 struct WebhookOptions {
   std::string url;
+  std::string name;  // the declaring rule file's output name (name=), shown instead of the URL
   WebhookFormat format = WebhookFormat::Json;
   std::vector<WebhookHeader> headers;
   bool insecure = false;  // TLS verification off (warned about at start)
@@ -54,7 +55,10 @@ using GetEnv = std::function<const char*(const char* name)>;
 // unset, or a number that does not parse are errors (with messages that show no secret).
 Result<WebhookOptions> parse_webhook_spec(std::string_view spec, const GetEnv& getenv);
 
-// The URL with any user:password@ part replaced by "***@", for messages.
+// The URL's scheme and host[:port] only, for messages and labels: user info, path, query and
+// fragment may all hold secrets.
 std::string redact_url(std::string_view url);
+// How messages name the webhook: "NAME (scheme://host)" for a declared output, else scheme://host.
+std::string shown_webhook(const WebhookOptions& o);
 
 }  // namespace seam::runtime

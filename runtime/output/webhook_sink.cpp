@@ -48,7 +48,7 @@ Result<std::unique_ptr<WebhookSink>> WebhookSink::create(WebhookOptions options,
     make_body = [](std::span<const Alert> alerts) { return webhook_json_body(alerts); };
   }
   auto drain = options.drain_timeout;
-  std::string name = "webhook:" + redact_url(options.url);
+  std::string name = "webhook:" + (options.name.empty() ? redact_url(options.url) : options.name);
   auto delivery = WebhookDelivery::start(std::move(options), std::move(make_body), std::move(on_notice));
   if (!delivery) return Error{delivery.error()};
   return std::unique_ptr<WebhookSink>(new WebhookSink(std::move(*delivery), drain, std::move(name)));

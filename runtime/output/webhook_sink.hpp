@@ -28,6 +28,8 @@ class WebhookSink : public Sink {
   DeliveryStats stats() const { return delivery_->stats(); }
   // As seam_output_*{output="webhook:URL"} (the URL without credentials).
   void counters(std::vector<metrics::OutputCounter>& out) const override;
+  std::string name() const override { return name_; }
+  bool queues_itself() const override { return true; }
 
  private:
   WebhookSink(std::unique_ptr<WebhookDelivery> delivery, std::chrono::milliseconds drain, std::string name)

@@ -23,7 +23,8 @@ std::string identity(const std::string& path) {
 
 }  // namespace
 
-std::vector<std::string> rule_files(const std::vector<std::string>& paths) {
+std::vector<std::string> rule_files(const std::vector<std::string>& paths,
+                                    std::vector<std::string>* unlisted) {
   std::vector<std::string> out;
   std::set<std::string> seen;
   auto add = [&](const std::string& file) {
@@ -42,16 +43,29 @@ std::vector<std::string> rule_files(const std::vector<std::string>& paths) {
       if (it->path().extension() == ".seam" && !it->is_directory(type_ec))
         found.push_back(it->path().string());
     }
+    if (ec && unlisted) unlisted->push_back(path);
     std::sort(found.begin(), found.end());
     for (const std::string& file : found) add(file);
   }
   return out;
 }
 
-std::map<std::string, std::string> hash_rule_files(const std::vector<std::string>& paths) {
+std::map<std::string, std::string> hash_rule_files(const std::vector<std::string>& paths,
+                                                   std::vector<std::string>* unlisted) {
   std::map<std::string, std::string> out;
-  for (const std::string& file : rule_files(paths)) out[file] = build::hash_file(file);
+  for (const std::string& file : rule_files(paths, unlisted)) out[file] = build::hash_file(file);
   return out;
+}
+
+void keep_unlisted(const std::map<std::string, std::string>& running,
+                   const std::vector<std::string>& unlisted, std::map<std::string, std::string>& on_disk) {
+  for (const auto& [path, hash] : running) {
+    if (on_disk.count(path)) continue;
+    for (const std::string& dir : unlisted) {
+      std::string prefix = dir.ends_with('/') ? dir : dir + "/";
+      if (path.rfind(prefix, 0) == 0) on_disk[path] = hash;
+    }
+  }
 }
 
 ReloadPlan plan_reload(const std::map<std::string, std::string>& running,

@@ -11,10 +11,19 @@ namespace seam::runtime {
 // Every `*.seam` under the paths (a file as given, even a missing one; a directory recursively,
 // sorted), as check::load collects them. A file reached twice (`rules` and `rules/./a.seam`, a
 // symlink) is listed once, under its first spelling: it runs as one unit.
-std::vector<std::string> rule_files(const std::vector<std::string>& paths);
+// A directory that could not be listed whole (out of descriptors, say) goes in *unlisted: its
+// files are unknown, not gone.
+std::vector<std::string> rule_files(const std::vector<std::string>& paths,
+                                    std::vector<std::string>* unlisted = nullptr);
 
 // path -> content hash (empty when unreadable) for every rule file under the paths.
-std::map<std::string, std::string> hash_rule_files(const std::vector<std::string>& paths);
+std::map<std::string, std::string> hash_rule_files(const std::vector<std::string>& paths,
+                                                   std::vector<std::string>* unlisted = nullptr);
+
+// Running files under a directory that could not be listed keep running: they are marked
+// unchanged in `on_disk` (with their running hash) rather than removed.
+void keep_unlisted(const std::map<std::string, std::string>& running,
+                   const std::vector<std::string>& unlisted, std::map<std::string, std::string>& on_disk);
 
 struct ReloadPlan {
   std::vector<std::string> compile;    // new files and files whose text changed

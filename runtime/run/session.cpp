@@ -1,23 +1,49 @@
 #include "runtime/run/session.hpp"
 
+#include <dirent.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <thread>
 
 #include "runtime/identity/cgroup_resolver.hpp"
 #include "runtime/load/features.hpp"
+#include "runtime/output/queued_sink.hpp"
 #include "runtime/run/parallel_for.hpp"
 #include "runtime/run/pods_reporter.hpp"
 #include "runtime/run/session_state.hpp"
+#include "runtime/safety/capabilities.hpp"
 
 namespace seam::runtime::session_detail {
 
+namespace {
+
+uint64_t count_open_fds() {
+  uint64_t n = 0;
+  if (DIR* d = opendir("/proc/self/fd")) {
+    while (dirent* e = readdir(d))
+      if (e->d_name[0] != '.') ++n;
+    closedir(d);
+    if (n > 0) --n;  // the directory's own descriptor
+  }
+  return n;
+}
+
+}  // namespace
+
 Session::Session(SessionOptions options) : options_(std::move(options)), libraries_(options_.pid) {
-  for (auto& s : options_.sinks) sinks_.push_back(std::shared_ptr<Sink>(std::move(s)));
+  // Each output behind its own queue and thread (webhooks have theirs): a stalled one drops and
+  // counts its own records while the others, the metrics and SIGTERM go on.
+  for (auto& s : options_.sinks) {
+    std::shared_ptr<Sink> sink(std::move(s));
+    if (!sink->queues_itself()) sink = std::make_shared<QueuedSink>(std::move(sink));
+    sinks_.push_back(std::move(sink));
+  }
   options_.sinks.clear();
   context_.sinks = sinks_;
   context_.symbols = &symbols_;
@@ -165,6 +191,10 @@ metrics::SelfStats Session::self_stats() const {
   self.reload_errors = reload_errors_;
   self.reloads = reloads_;
   self.last_reload_s = last_reload_s_;
+  self.open_fds = count_open_fds();
+  rlimit nofile{};
+  if (getrlimit(RLIMIT_NOFILE, &nofile) == 0) self.max_fds = nofile.rlim_cur;
+  self.symbolizer_processes = symbols_.remembered();
   return self;
 }
 
@@ -243,6 +273,10 @@ SessionResult Session::run() {
       notice(Notice{
           plan::Severity::Info, "listening", "metrics on http://" + options_.listen + "/metrics", {}, 0});
   }
+  if (options_.drop_capabilities && geteuid() == 0) {
+    if (auto error = drop_capabilities())
+      notice(Notice{plan::Severity::Warning, "privileges", "cannot drop capabilities: " + *error, {}, 0});
+  }
   metrics_->tick(now_ms() * 1000000, emit_user_space);  // the empty baseline windows start from
   if (options_.watch && !options_.rule_paths.empty() && options_.compile_unit) {
     watcher_ = std::make_unique<RulesWatcher>(options_.rule_paths);
@@ -270,12 +304,19 @@ SessionResult Session::run() {
       next_rescan = now + options_.rescan_ms;
     }
     bool asked = options_.reload && options_.reload->exchange(false);
+    if (asked)  // SIGHUP also reopens file outputs (logrotate's mv, create, signal)
+      for (auto& s : sinks_) s->reopen();
+    // Every output's reader gone (`seam run | head -1`): nothing left to write to, a clean stop.
+    if (std::all_of(sinks_.begin(), sinks_.end(), [](const auto& s) { return s->ended(); }) &&
+        !sinks_.empty())
+      break;
     bool changed = watcher_ && watcher_->poll(now);
     if ((asked || changed) && options_.compile_unit && !options_.rule_paths.empty()) request_reload(asked);
     if (compiling_.valid() && compiling_.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
       apply_reload(compiling_.get());
     if (now >= next_second) {
       for (auto& [path, unit] : units_) unit->every_second();
+      symbols_.forget_exited(now, 10000);
       metrics_->tick(now_ms() * 1000000, emit_user_space);
       metrics_->set_self(self_stats());
       if (auto n = pods_reporter_->check()) notice(std::move(*n));

@@ -16,6 +16,9 @@
 namespace seam::runtime {
 
 struct SessionOptions {
+  // After attaching (and binding the metrics port), keep only the capabilities reloads and new
+  // processes need (runtime/safety/capabilities.hpp).
+  bool drop_capabilities = true;
   // One rule unit per rule file (`units`), or a single unit made of `plan` and `object`.
   std::vector<std::unique_ptr<UnitBuild>> units;
   uint32_t ringbuf_bytes = 1u << 22;  // --ringbuf-size: the one ring every unit shares

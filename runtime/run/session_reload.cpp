@@ -39,7 +39,15 @@ void Session::request_reload(bool asked) {
   }
   std::map<std::string, std::string> running;
   for (const auto& [path, unit] : units_) running[path] = unit->build().hash;
-  std::map<std::string, std::string> on_disk = hash_rule_files(options_.rule_paths);
+  std::vector<std::string> unlisted;
+  std::map<std::string, std::string> on_disk = hash_rule_files(options_.rule_paths, &unlisted);
+  for (const std::string& dir : unlisted)
+    notice(Notice{plan::Severity::Warning,
+                  "reload-incomplete",
+                  "cannot list " + dir + " whole; its rule files keep running as they are",
+                  {},
+                  0});
+  keep_unlisted(running, unlisted, on_disk);
   for (const std::string& module : options_.module_files) on_disk.erase(module);
   ReloadPlan plan = plan_reload(running, failed_, on_disk);
   for (const std::string& path : plan.unchanged)

@@ -27,6 +27,9 @@ class StackSymbolizerAdapter {
     if (seen_.insert(pid).second) remember(pid);
   }
   StackSymbolizer function();
+  // Forgets processes that exited more than `grace_ms` ago (call about once a second).
+  void forget_exited(int64_t now_ms, int64_t grace_ms);
+  size_t remembered() const;
 
  private:
   std::shared_ptr<symbolize::Symbolizer> symbolizer_;

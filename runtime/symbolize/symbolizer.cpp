@@ -1,11 +1,13 @@
 #include "runtime/symbolize/symbolizer.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 
 #include "runtime/elf/proc_maps.hpp"
@@ -20,9 +22,14 @@ struct Symbolizer::Module {
   int fd = -1;
   bool tried = false;
   std::shared_ptr<const ModuleSymbols> symbols;
-  ~Module() {
-    if (fd >= 0) ::close(fd);
+  size_t* open_files = nullptr;  // the owner's count of descriptors held
+  void close_fd() {
+    if (fd < 0) return;
+    ::close(fd);
+    fd = -1;
+    --*open_files;
   }
+  ~Module() { close_fd(); }
 };
 
 namespace {
@@ -49,9 +56,25 @@ int open_mapped_file(pid_t pid, const elf::MapsEntry& m) {
   return -1;
 }
 
+// The file at `path` if it is still the inode the mapping had: a descriptor closed to stay
+// within the bound is reopened this way (a process that is still there, or a file not replaced).
+int reopen_by_path(const std::string& path, std::pair<dev_t, ino_t> key) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  struct stat st;
+  if (fd >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == key.first &&
+      st.st_ino == key.second)
+    return fd;
+  if (fd >= 0) ::close(fd);
+  return -1;
+}
+
 }  // namespace
 
-Symbolizer::Symbolizer(size_t max_processes) : max_processes_(max_processes ? max_processes : 1) {}
+Symbolizer::Symbolizer(size_t max_processes) : Symbolizer(SymbolizerLimits{max_processes, 64, 256}) {}
+Symbolizer::Symbolizer(SymbolizerLimits limits) : limits_(limits) {
+  limits_.max_processes = std::max<size_t>(limits_.max_processes, 1);
+  limits_.max_open_files = std::max<size_t>(limits_.max_open_files, 1);
+}
 Symbolizer::~Symbolizer() = default;
 
 bool Symbolizer::remember(pid_t pid) {
@@ -66,7 +89,9 @@ bool Symbolizer::remember(pid_t pid) {
       module = std::make_shared<Module>();
       module->display_path = std::string(m.path);
       module->key = key;
+      module->open_files = &open_files_;
       module->fd = open_mapped_file(pid, m);
+      hold_open(module);
       modules_[key] = module;
     }
     fresh.mappings.push_back({m.start, m.end, m.offset, std::move(module)});
@@ -86,8 +111,58 @@ void Symbolizer::forget(pid_t pid) {
   processes_.erase(pid);
 }
 
+std::vector<pid_t> Symbolizer::forget_exited(int64_t now_ms, int64_t grace_ms) {
+  std::vector<pid_t> gone;
+  for (auto it = processes_.begin(); it != processes_.end();) {
+    Process& p = it->second;
+    if (::kill(it->first, 0) == 0 || errno != ESRCH) {
+      p.gone_since_ms = -1;
+    } else if (p.gone_since_ms < 0) {
+      p.gone_since_ms = now_ms;
+    } else if (now_ms - p.gone_since_ms >= grace_ms) {
+      gone.push_back(it->first);
+      it = processes_.erase(it);
+      continue;
+    }
+    ++it;
+  }
+  for (auto it = modules_.begin(); it != modules_.end();)
+    it = it->second.expired() ? modules_.erase(it) : ++it;
+  bound_tables();
+  return gone;
+}
+
+// Counts a freshly opened descriptor and closes the oldest ones over the bound.
+void Symbolizer::hold_open(const std::shared_ptr<Module>& m) {
+  if (m->fd < 0) return;
+  ++open_files_;
+  open_order_.push_back(m);
+  while (open_files_ > limits_.max_open_files && !open_order_.empty()) {
+    std::shared_ptr<Module> oldest = open_order_.front().lock();
+    open_order_.pop_front();
+    if (oldest) oldest->close_fd();
+  }
+  // Entries of modules gone or already closed: compact now and then so the queue stays bounded.
+  if (open_order_.size() > 4 * limits_.max_open_files) {
+    std::erase_if(open_order_, [](const std::weak_ptr<Module>& w) {
+      std::shared_ptr<Module> mod = w.lock();
+      return !mod || mod->fd < 0;
+    });
+  }
+}
+
+// Tables no module uses any more are cached for a process that maps the library again; only
+// `max_tables` of them.
+void Symbolizer::bound_tables() {
+  auto unused = [](const auto& entry) { return entry.second.use_count() == 1; };
+  if (tables_by_build_id_.size() + tables_by_inode_.size() <= limits_.max_tables) return;
+  std::erase_if(tables_by_build_id_, unused);
+  std::erase_if(tables_by_inode_, unused);
+  std::erase_if(tables_by_build_id_, unused);
+}
+
 void Symbolizer::evict_if_full() {
-  while (processes_.size() > max_processes_) {
+  while (processes_.size() > limits_.max_processes) {
     auto oldest = std::min_element(processes_.begin(), processes_.end(), [](const auto& a, const auto& b) {
       return a.second.last_use < b.second.last_use;
     });
@@ -116,10 +191,10 @@ const Symbolizer::Mapping* Symbolizer::find_mapping(const Process& p, uint64_t a
 const ModuleSymbols* Symbolizer::symbols_of(Module& m) {
   if (m.symbols || m.tried) return m.symbols.get();
   m.tried = true;
+  if (m.fd < 0 && (m.fd = reopen_by_path(m.display_path, m.key)) >= 0) ++open_files_;
   std::string build_id = elf::read_build_id(m.fd);
   auto use = [&](std::shared_ptr<const ModuleSymbols> table) {
-    if (m.fd >= 0) ::close(m.fd);
-    m.fd = -1;
+    m.close_fd();
     m.symbols = std::move(table);
     tables_by_inode_[m.key] = m.symbols;
     return m.symbols.get();
@@ -137,10 +212,12 @@ const ModuleSymbols* Symbolizer::symbols_of(Module& m) {
   if (m.fd < 0) return nullptr;
   elf::Result<elf::ElfFile> file = elf::ElfFile::open_fd(m.fd, m.display_path);
   m.fd = -1;  // owned by the ElfFile now, and closed by it
+  --open_files_;
   if (!file) return nullptr;
   auto table = std::make_shared<const ModuleSymbols>(std::move(file).value());
   ++tables_loaded_;
   if (!build_id.empty()) tables_by_build_id_[build_id] = table;
+  bound_tables();
   return use(std::move(table));
 }
 

@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -23,10 +24,23 @@ namespace seam::runtime::symbolize {
 
 // Not thread-safe: one thread (the runtime's output path) owns it. Call remember() again when
 // a process execs: its old snapshot describes the image it replaced.
+//
+// Every per-process resource is bounded, since any user can start processes: at most
+// `max_processes` snapshots, `max_open_files` descriptors held open for libraries not read yet
+// (the least recently opened is closed first, and reopened by path if needed), and
+// `max_tables` symbol tables kept beyond those in use. forget_exited() drops processes gone for
+// a while.
+struct SymbolizerLimits {
+  size_t max_processes = 1024;
+  size_t max_open_files = 64;
+  size_t max_tables = 256;
+};
+
 class Symbolizer {
  public:
   // At most `max_processes` snapshots are kept; the least recently used goes first.
-  explicit Symbolizer(size_t max_processes = 4096);
+  explicit Symbolizer(size_t max_processes = 1024);
+  explicit Symbolizer(SymbolizerLimits limits);
   ~Symbolizer();
   Symbolizer(const Symbolizer&) = delete;
   Symbolizer& operator=(const Symbolizer&) = delete;
@@ -35,6 +49,11 @@ class Symbolizer {
   // Taken again, it replaces the old snapshot (after a dlopen). False when the process is gone.
   bool remember(pid_t pid);
   void forget(pid_t pid);
+  // Forgets processes found gone (kill(pid, 0) fails with ESRCH) at two calls at least
+  // `grace_ms` apart, so records still in the ring after an exit get names. Returns them.
+  std::vector<pid_t> forget_exited(int64_t now_ms, int64_t grace_ms);
+  // Library descriptors held open right now (bounded by max_open_files).
+  size_t open_files() const { return open_files_; }
   bool remembers(pid_t pid) const { return processes_.count(pid) != 0; }
   size_t remembered() const { return processes_.size(); }
 
@@ -57,6 +76,7 @@ class Symbolizer {
   struct Process {
     std::vector<Mapping> mappings;  // sorted by start
     uint64_t last_use = 0;
+    int64_t gone_since_ms = -1;  // first seen gone by forget_exited()
   };
 
   Process* snapshot(pid_t pid);
@@ -64,8 +84,13 @@ class Symbolizer {
   const ModuleSymbols* symbols_of(Module& m);
   Frame frame_for(const Mapping& m, uint64_t addr);
   void evict_if_full();
+  void hold_open(const std::shared_ptr<Module>& m);
+  void release_fd(Module& m);
+  void bound_tables();
 
-  size_t max_processes_;
+  SymbolizerLimits limits_;
+  size_t open_files_ = 0;
+  std::deque<std::weak_ptr<Module>> open_order_;  // modules holding a descriptor, oldest first
   uint64_t clock_ = 0;
   std::unordered_map<pid_t, Process> processes_;
   std::map<std::pair<dev_t, ino_t>, std::weak_ptr<Module>> modules_;  // shared by processes

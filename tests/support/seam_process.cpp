@@ -34,7 +34,9 @@ pid_t spawn(const std::vector<std::string>& argv, int in_fd, int out_fd, int err
 }
 }  // namespace
 
-SeamRun::SeamRun(const std::string& dir, const std::vector<std::string>& args) {
+SeamRun::SeamRun(const std::string& dir, const std::vector<std::string>& args) : SeamRun(dir, args, -1) {}
+
+SeamRun::SeamRun(const std::string& dir, const std::vector<std::string>& args, int stdout_fd) {
   out_ = dir + "/out.jsonl";
   err_ = dir + "/stderr.txt";
   std::string stdout_path = dir + "/stdout.txt";
@@ -44,10 +46,11 @@ SeamRun::SeamRun(const std::string& dir, const std::vector<std::string>& args) {
   argv.push_back("json:" + out_);
   int err_fd = open(err_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
-  int out_fd = open(stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  pid_ = spawn(argv, null_fd, out_fd, err_fd);
+  int out_fd =
+      stdout_fd >= 0 ? -1 : open(stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  pid_ = spawn(argv, null_fd, stdout_fd >= 0 ? stdout_fd : out_fd, err_fd);
   close(err_fd);
-  close(out_fd);
+  if (out_fd >= 0) close(out_fd);
   close(null_fd);
 }
 

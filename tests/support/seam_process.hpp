@@ -19,6 +19,9 @@ class SeamRun {
  public:
   // Starts `seam run <args...> --output json:<dir>/out.jsonl`; stderr goes to <dir>/stderr.txt.
   SeamRun(const std::string& dir, const std::vector<std::string>& args);
+  // The same with seam's stdout on `stdout_fd` (a pipe the test reads, or never reads).
+  SeamRun(const std::string& dir, const std::vector<std::string>& args, int stdout_fd);
+  pid_t pid() const { return pid_; }
   ~SeamRun();  // SIGTERM, then wait
   SeamRun(const SeamRun&) = delete;
   SeamRun& operator=(const SeamRun&) = delete;

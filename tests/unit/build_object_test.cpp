@@ -254,5 +254,56 @@ TEST(ObjectCache, IgnoresWhatIsNotAnObject) {
   EXPECT_EQ(cache.load("good"), elf);
 }
 
+// Issue 13, item 4: an object planted under another key (or copied over an entry) is not
+// loaded; each entry carries the key that names it.
+TEST(ObjectCache, AnObjectStoredUnderAnotherKeyIsIgnored) {
+  test::TempDir dir;
+  ObjectCache cache(dir.path());
+  std::vector<uint8_t> mine = {0x7f, 'E', 'L', 'F', 1}, theirs = {0x7f, 'E', 'L', 'F', 2};
+  std::string error;
+  ASSERT_TRUE(cache.store("aaaa", mine, &error)) << error;
+  ASSERT_TRUE(cache.store("bbbb", theirs, &error)) << error;
+  std::filesystem::copy_file(cache.path_for("bbbb"), cache.path_for("aaaa"),
+                             std::filesystem::copy_options::overwrite_existing);
+  EXPECT_FALSE(cache.load("aaaa"));
+  EXPECT_EQ(cache.load("bbbb"), theirs);
+  // A bare ELF without the trailer (an older seam's, or one dropped in by hand) is not trusted.
+  dir.write("cccc.bpf.o", std::string("\x7f"
+                                      "ELF\x01",
+                                      5));
+  EXPECT_FALSE(cache.load("cccc"));
+}
+
+// A cache others may write to is ignored: not read, not written.
+TEST(ObjectCache, ADirectoryOthersCanWriteIsIgnored) {
+  test::TempDir dir;
+  ObjectCache cache(dir.path());
+  std::vector<uint8_t> elf = {0x7f, 'E', 'L', 'F', 1};
+  std::string error;
+  ASSERT_TRUE(cache.store("good", elf, &error)) << error;
+  ASSERT_EQ(chmod(dir.path().c_str(), 01777), 0);
+  EXPECT_NE(cache.unsafe_reason().value_or(""), "");
+  EXPECT_EQ(*cache.unsafe_reason(), "writable by others (mode 1777)");
+  EXPECT_FALSE(cache.load("good"));
+  EXPECT_FALSE(cache.store("other", elf, &error));
+  EXPECT_NE(error.find("writable by others"), std::string::npos) << error;
+  ASSERT_EQ(chmod(dir.path().c_str(), 0700), 0);
+  EXPECT_EQ(cache.load("good"), elf);
+}
+
+// The temporary name is not predictable and is created with O_EXCL: a link planted where the
+// old name (KEY.bpf.o.tmp.PID) would be is never written through.
+TEST(ObjectCache, APlantedLinkAtATemporaryNameIsNotFollowed) {
+  test::TempDir dir;
+  std::string victim = dir.write("victim.txt", "precious\n");
+  std::filesystem::create_directories(dir.path() + "/cache");
+  ObjectCache cache(dir.path() + "/cache");
+  ASSERT_EQ(symlink(victim.c_str(), (cache.path_for("k") + ".tmp." + std::to_string(getpid())).c_str()), 0);
+  std::string error;
+  ASSERT_TRUE(cache.store("k", {0x7f, 'E', 'L', 'F'}, &error)) << error;
+  EXPECT_EQ(test::read_file(victim), "precious\n");
+  EXPECT_EQ(cache.load("k"), (std::vector<uint8_t>{0x7f, 'E', 'L', 'F'}));
+}
+
 }  // namespace
 }  // namespace seam::build

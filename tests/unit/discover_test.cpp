@@ -89,6 +89,36 @@ TEST(FindLibraries, FindsALibraryAChildDlopened) {
   EXPECT_TRUE(has_pid(*found, child.pid()));
 }
 
+// Issue 13, item 11: a library mapped from a file deleted since, or from a path /proc/PID/maps
+// cannot print (a newline), is found through /proc/PID/map_files, which opens the mapped inode.
+TEST(FindLibraries, ADeletedOrOddlyNamedLibraryIsFoundThroughMapFiles) {
+  if (geteuid() != 0) GTEST_SKIP() << "/proc/PID/map_files needs CAP_SYS_ADMIN or CAP_CHECKPOINT_RESTORE";
+  test::TempDir dir;
+  std::string deleted = dir.path() + "/libcudart.so.12";
+  std::string odd = dir.path() + "/odd\ndir/libcudart.so.13";  // maps shows the newline as \012
+  std::filesystem::create_directories(dir.path() + "/odd\ndir");
+  std::filesystem::copy_file(kFakeCudart, deleted);
+  std::filesystem::copy_file(kFakeCudart, odd);
+  struct stat deleted_st = stat_of(deleted), odd_st = stat_of(odd);
+  ChildProcess child = ChildProcess::run([deleted, odd] {
+    return dlopen(deleted.c_str(), RTLD_NOW) != nullptr && dlopen(odd.c_str(), RTLD_NOW) != nullptr;
+  });
+  wait_ready(child);
+  ASSERT_EQ(::unlink(deleted.c_str()), 0);
+  std::vector<LibraryFile> files = find_libraries(kCudart, Scope{child.pid(), false});
+  const LibraryFile* gone = with_inode(files, deleted_st);
+  ASSERT_NE(gone, nullptr);
+  std::string map_files = "/proc/" + std::to_string(child.pid()) + "/map_files/";
+  EXPECT_EQ(gone->path_for_attach.rfind(map_files, 0), 0u) << gone->path_for_attach;
+  EXPECT_EQ(gone->display_path, deleted + " (deleted)");
+  EXPECT_EQ(test::read_file(gone->path_for_attach).substr(0, 4),
+            "\x7f"
+            "ELF");
+  const LibraryFile* strange = with_inode(files, odd_st);
+  ASSERT_NE(strange, nullptr);
+  EXPECT_EQ(strange->path_for_attach.rfind(map_files, 0), 0u) << strange->path_for_attach;
+}
+
 TEST(FindLibraries, PatternThatMatchesNothingFindsNothing) {
   ChildProcess child = child_dlopening(kFakeCudart);
   wait_ready(child);

@@ -2,10 +2,12 @@
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <vector>
 
 #include "runtime/metrics/http_server.hpp"
 
@@ -69,6 +71,37 @@ TEST(HttpServer, RefusesOversizedRequests) {
   std::string huge = "GET /metrics HTTP/1.1\r\nX-Pad: " + std::string(20000, 'a') + "\r\n\r\n";
   EXPECT_EQ(raw_exchange(server.port(), huge).substr(0, 12), "HTTP/1.1 431");
   EXPECT_EQ(get(server.port(), "/healthz").substr(0, 15), "HTTP/1.1 200 OK");  // still serving
+}
+
+// Slowloris (issue 13, item 7): 200 connections that never finish their request must not keep
+// /healthz from answering, and each is closed at its own deadline.
+TEST(HttpServer, IdleConnectionsDoNotBlockHealth) {
+  HttpServer server;
+  ASSERT_FALSE(server.start("127.0.0.1:0", [] { return std::string("seam_up 1\n"); }));
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(server.port());
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  std::vector<int> idle;
+  for (int i = 0; i < 200; ++i) {
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    ASSERT_GE(fd, 0);
+    connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);  // EINPROGRESS: never waited for
+    idle.push_back(fd);
+  }
+  for (int fd : idle) send(fd, "GET /hea", 8, MSG_NOSIGNAL);  // a request that never ends
+  std::string health = get(server.port(), "/healthz");
+  EXPECT_EQ(health.substr(0, 15), "HTTP/1.1 200 OK") << health;
+  EXPECT_NE(get(server.port(), "/metrics").find("seam_up 1\n"), std::string::npos);
+  // The held connections are closed by the server at their deadline: a read sees the end.
+  int first = idle.front();
+  int flags = 0;
+  ioctl(first, FIONBIO, &flags);  // blocking again, with the 5 s receive timeout of a client
+  timeval tv{5, 0};
+  setsockopt(first, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  char c;
+  EXPECT_EQ(recv(first, &c, 1, 0), 0);
+  for (int fd : idle) close(fd);
 }
 
 TEST(HttpServer, BadListenAddresses) {

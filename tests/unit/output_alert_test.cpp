@@ -121,6 +121,17 @@ TEST(OutputAlert, HeaderHolesAndUnknownHoles) {
   EXPECT_EQ(out, "1234/1240 python3 77 at 2026-11-30T07:12:03.123Z {nope}");
 }
 
+// A process chooses its own name: a newline or an ANSI escape in it must not forge a second
+// alert line or recolour the terminal (issue 13, item 12).
+TEST(OutputAlert, CommInAMessageHasItsControlBytesReplaced) {
+  Fixture fx;
+  fx.decoded.comm = "a\nERROR x\x1b[31mz\x7f";
+  fx.message({{false, "by "}, {true, "comm"}, {false, "."}});
+  std::string out;
+  render_message(fx.rule.message, fx.decoded, {}, out);
+  EXPECT_EQ(out, "by a?ERROR x?[31mz?.");
+}
+
 TEST(OutputAlert, BuildsAlertWithWithFieldsAndSymbolizedStacks) {
   Fixture fx;
   fx.message({{false, "sync "}, {true, "duration"}});

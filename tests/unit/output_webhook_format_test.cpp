@@ -84,7 +84,7 @@ TEST(OutputWebhookOptions, ErrorsSayWhatIsWrongWithoutSecrets) {
   EXPECT_EQ(parse_webhook_spec("", no_env).error(),
             "output 'webhook:' names no URL (expected webhook:URL[,option...])");
   EXPECT_EQ(parse_webhook_spec("ftp://u:pw@h/", no_env).error(),
-            "webhook URL 'ftp://***@h/' must start with http:// or https://");
+            "webhook URL 'ftp://h' must start with http:// or https://");
   EXPECT_EQ(parse_webhook_spec("http://h,format=xml", no_env).error(),
             "webhook option 'format': expected json or alertmanager");
   EXPECT_EQ(
@@ -98,6 +98,21 @@ TEST(OutputWebhookOptions, ErrorsSayWhatIsWrongWithoutSecrets) {
             std::string::npos);
   EXPECT_EQ(parse_webhook_spec("http://h,batch=0", no_env).error(),
             "webhook option 'batch': expected a number of alerts > 0");
+}
+
+// Chat webhooks keep their secret in the path or query (issue 13, item 8): only the scheme and
+// host[:port] are shown, with the declared output's name where there is one.
+TEST(OutputWebhookOptions, UrlsAreShownAsSchemeAndHostOnly) {
+  EXPECT_EQ(redact_url("https://hooks.slack.com/services/T0/B0/SECRET"), "https://hooks.slack.com");
+  EXPECT_EQ(redact_url("https://u:pw@chat.example:8443/hook?token=SECRET#x"), "https://chat.example:8443");
+  EXPECT_EQ(redact_url("http://h?token=SECRET"), "http://h");
+  EXPECT_EQ(redact_url("http://[::1]:9093"), "http://[::1]:9093");
+  auto o = parse_webhook_spec("https://u:pw@hooks.example/T0/SECRET?k=v,name=slack", no_env);
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(shown_webhook(*o), "slack (https://hooks.example)");
+  auto sink = make_sink("webhook:https://hooks.example/T0/SECRET,name=slack,drain=0ms");
+  ASSERT_TRUE(sink) << sink.error();
+  EXPECT_EQ((*sink)->name(), "webhook:slack");
 }
 
 TEST(OutputWebhookOptions, MakeSinkAcceptsWebhookSpecs) {

@@ -1,7 +1,9 @@
 // Hot reload without BPF: which files a reload compiles, removes or leaves alone, the debounce
 // of editors' write bursts, and the inotify watcher on a real folder.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -29,6 +31,34 @@ TEST(ReloadPlan, ChangedAndNewFilesCompileGoneFilesAreRemoved) {
   EXPECT_EQ(p.compile, (Paths{"b.seam", "d.seam"}));
   EXPECT_EQ(p.remove, Paths{"c.seam"});
   EXPECT_EQ(p.unchanged, Paths{"a.seam"});
+}
+
+// Out of descriptors, a rules folder cannot be listed: its running files are unknown, not gone
+// (issue 13: "1 removed" detached every rule).
+TEST(ReloadPlan, RunningFilesOfAFolderThatCannotBeListedKeepRunning) {
+  Files running{{"/r/a.seam", "h1"}, {"/other/b.seam", "h2"}};
+  Files on_disk;
+  keep_unlisted(running, {"/r"}, on_disk);
+  ReloadPlan p = plan_reload(running, {}, on_disk);
+  EXPECT_EQ(p.remove, Paths{"/other/b.seam"});
+  EXPECT_EQ(p.unchanged, Paths{"/r/a.seam"});
+  EXPECT_EQ(p.compile, Paths{});
+}
+
+// A FIFO (open would block) and a link to /dev/zero (read would never end) planted among the
+// rule files are not read: no hash, and the call returns.
+TEST(ReloadPlan, OnlyRegularFilesAreHashed) {
+  test::TempDir dir;
+  std::string good = dir.write("rules/a.seam", "rule x on y alert info \"z\"\n");
+  ASSERT_EQ(mkfifo((dir.path() + "/rules/fifo.seam").c_str(), 0644), 0);
+  ASSERT_EQ(symlink("/dev/zero", (dir.path() + "/rules/zero.seam").c_str()), 0);
+  std::vector<std::string> unlisted;
+  Files hashes = hash_rule_files({dir.path() + "/rules"}, &unlisted);
+  EXPECT_TRUE(unlisted.empty());
+  ASSERT_EQ(hashes.size(), 3u);
+  EXPECT_FALSE(hashes[good].empty());
+  EXPECT_EQ(hashes[dir.path() + "/rules/fifo.seam"], "");
+  EXPECT_EQ(hashes[dir.path() + "/rules/zero.seam"], "");
 }
 
 TEST(ReloadPlan, ABrokenTextIsNotRetriedUntilItChanges) {

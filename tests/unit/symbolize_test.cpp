@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -164,6 +165,47 @@ TEST(Symbolizer, KeepsAtMostItsLimitOfProcesses) {
   EXPECT_TRUE(symbolizer.remembers(c.pid()));
   symbolizer.forget(c.pid());
   EXPECT_FALSE(symbolizer.remembers(c.pid()));
+}
+
+// Any user can start processes that map distinct files (issue 13, item 2): the descriptors held
+// for libraries not read yet stay within the bound (the oldest closed, reopened by path when
+// needed), and processes that exited are forgotten.
+TEST(Symbolizer, OpenFilesStayWithinTheirBoundAndExitedProcessesAreForgotten) {
+  test::TempDir dir;
+  std::vector<std::string> copies;
+  for (int i = 0; i < 5; ++i) {
+    copies.push_back(dir.path() + "/libcopy" + std::to_string(i) + ".so");
+    std::filesystem::copy_file(kFakeCudart, copies.back());
+  }
+  SymbolizerLimits limits;
+  limits.max_open_files = 2;
+  limits.max_tables = 4;
+  Symbolizer symbolizer(limits);
+  std::vector<pid_t> pids;
+  uint64_t first_addr = 0;
+  {
+    std::vector<ChildProcess> children;
+    for (const std::string& copy : copies) {
+      children.push_back(child_dlopening(copy));
+      ASSERT_TRUE(symbolizer.remember(children.back().pid()));
+      EXPECT_LE(symbolizer.open_files(), 2u);
+      pids.push_back(children.back().pid());
+    }
+    first_addr = runtime_address(pids[0], copies[0], file_offset_of(copies[0], "cudaStreamSynchronize"));
+    ASSERT_NE(first_addr, 0u);
+    uint64_t addrs[] = {first_addr};
+    EXPECT_EQ(symbolizer.symbolize(pids[0], addrs)[0].symbol, "cudaStreamSynchronize")
+        << "a library whose descriptor was closed for the bound is opened again by path";
+    EXPECT_LE(symbolizer.open_files(), 2u);
+    EXPECT_TRUE(symbolizer.forget_exited(0, 0).empty()) << "every child is alive";
+  }
+  EXPECT_TRUE(symbolizer.forget_exited(1000, 5000).empty()) << "gone, but not for long enough";
+  std::vector<pid_t> gone = symbolizer.forget_exited(7000, 5000);
+  std::sort(gone.begin(), gone.end());
+  std::sort(pids.begin(), pids.end());
+  EXPECT_EQ(gone, pids);
+  EXPECT_EQ(symbolizer.remembered(), 0u);
+  EXPECT_EQ(symbolizer.open_files(), 0u);
 }
 
 TEST(Symbolizer, GoneProcessGivesUnknownFrames) {
