@@ -4,6 +4,7 @@
 
 #include <bpf/bpf.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <thread>
@@ -63,7 +64,9 @@ Session::~Session() {
 // One ring buffer for every unit (--ringbuf-size in all, whatever the number of rule files): the
 // objects reuse its fd at load, and each record's rule id carries the unit's tag.
 bool Session::open_ring(std::string* error) {
-  uint32_t bytes = options_.units.empty() ? (1u << 22) : options_.units.front()->plan.ringbuf_bytes;
+  // The largest any unit asks for: lowering grows a unit's ring to hold its largest records.
+  uint32_t bytes = options_.units.empty() ? (1u << 22) : 0;
+  for (const auto& unit : options_.units) bytes = std::max(bytes, unit->plan.ringbuf_bytes);
   ring_fd_ = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "seam_events", 0, 0, bytes, nullptr);
   if (ring_fd_ < 0) {
     *error = "cannot create the ring buffer (" + std::to_string(bytes) + " bytes): " + std::strerror(errno);
