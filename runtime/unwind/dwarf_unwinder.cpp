@@ -298,9 +298,10 @@ std::optional<Unwound> DwarfUnwinder::unwind(pid_t pid, pid_t tid, const StackSn
   if (const Mapping* m = p->find(snapshot.regs.sp)) p->stack_lo = m->start, p->stack_hi = m->end;
   Walk walk{p, p->dwfl, max_frames_, {}};
   int rc = dwfl_getthread_frames(p->dwfl, tid > 0 ? tid : pid, on_frame, &walk);
-  if (rc == -1 && walk.out.truncated.empty()) {
-    walk.out.truncated = p->copy_ended ? "stack copy ends" : "truncated: " + std::string(dwfl_errmsg(-1));
-  }
+  // A read of the stack past the copy ends the walk, whether libdwfl calls it an error or the
+  // end of the chain (a return address it could not read is "undefined" to it).
+  if (walk.out.truncated.empty() && p->copy_ended) walk.out.truncated = "stack copy ends";
+  if (walk.out.truncated.empty() && rc == -1) walk.out.truncated = "truncated: " + std::string(dwfl_errmsg(-1));
   p->snapshot = nullptr;
   return std::move(walk.out);
 }
