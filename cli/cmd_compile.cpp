@@ -17,6 +17,7 @@ Command add_compile(CLI::App& parent) {
   app->add_option("--stdlib", options->extra_stdlib_dirs, "Extra module directory (repeatable)");
   app->add_option("--emit", *emit, "What to print: c, layout or obj")->check(CLI::IsMember({"c", "layout", "obj"}));
   app->add_option("-o,--output", *output, "Write to this file instead of stdout");
+  add_ustack_copy_option(*app, options->lower);
   return {app, [options, emit, output] {
             CompiledRules rules = compile_rules(*options, std::cerr);
             if (!rules.ok) return 1;

@@ -220,6 +220,7 @@ Command add_run(CLI::App& parent) {
   app->add_option("--listen", flags->listen,
                   "Serve Prometheus /metrics and /healthz here (default 127.0.0.1:9401; off: none)");
   app->add_option("--ringbuf-size", flags->ringbuf_kib, "Ring buffer size in KiB, a power of two (default 4096)");
+  add_ustack_copy_option(*app, flags->compile.lower);
   app->add_option("--pods", flags->pods.url,
                   "Kubelet-like PodList URL for pod names on alerts (e.g. https://NODE:10250/pods)");
   app->add_option("--pods-token-file", flags->pods.token_file,

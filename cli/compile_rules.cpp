@@ -3,6 +3,8 @@
 #include <ostream>
 #include <stdexcept>
 
+#include <CLI/CLI.hpp>
+
 #include "compiler/check/check.hpp"
 #include "compiler/diag/render.hpp"
 
@@ -51,6 +53,23 @@ build::BuildResult build_rules(const CompiledRules& rules, std::ostream& err) {
           << "\n";
   }
   return result;
+}
+
+}  // namespace seam::cli
+
+namespace seam::cli {
+
+void add_ustack_copy_option(CLI::App& app, lower::Options& lower) {
+  app.add_option_function<uint32_t>(
+      "--ustack-copy",
+      [&lower](uint32_t kib) {
+        if (kib % 4 != 0 || kib > 64)
+          throw CLI::ValidationError("--ustack-copy",
+                                     "a multiple of 4 (KiB) up to 64, not " + std::to_string(kib));
+        lower.ustack_copy_bytes = kib * 1024;
+      },
+      "User stack KiB each ustack record copies for unwinding without frame pointers "
+      "(a multiple of 4 up to 64; 0: frame pointers only; default 8)");
 }
 
 }  // namespace seam::cli

@@ -11,6 +11,10 @@
 #include "compiler/codegen/generate.hpp"
 #include "compiler/lower/lower.hpp"
 
+namespace CLI {
+class App;
+}
+
 namespace seam::cli {
 
 struct CompileOptions {
@@ -22,6 +26,10 @@ struct CompileOptions {
   // declares, so E0107 is left to the check of all files together.
   bool outputs_elsewhere = false;
 };
+
+// `--ustack-copy KIB` (seam run, seam compile): the user stack bytes each `ustack` record copies
+// for unwinding with call-frame information; 0 keeps frame pointers only (docs/language.md).
+void add_ustack_copy_option(CLI::App& app, lower::Options& lower);
 
 struct CompiledRules {
   check::Program program;

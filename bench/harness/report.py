@@ -27,6 +27,13 @@ def targets(r):
         ("peak RSS < 40 MB", f"{f['peak_rss_mb']:.1f} MB", f["peak_rss_mb"] < 40),
         ("lint < 100 ms", f"{f['lint_ms']:.0f} ms", f["lint_ms"] < 100),
     ]
+    if "unwind" in r:
+        u = r["unwind"]
+        rows.append(("8 KiB ustack copy in the kernel <= 2 us", f"{u['copy_8k_ns'] / 1000:.2f} us", u["copy_8k_ns"] <= 2000))
+        if "user_space" in u:
+            w = u["user_space"]
+            rows.append(("unwind + name <= 50 us per alert (warm)", f"{w['warm_us']:.1f} us, {w['frames']} frames",
+                         w["warm_us"] <= 50))
     return rows
 
 

@@ -135,6 +135,18 @@ std::string fills(const plan::RuleCheck& rule, const ExprContext& ctx) {
                                             {"bytes", std::to_string(frames * 8)},
                                             {"flags", user ? "BPF_F_USER_STACK" : "0"},
                                             {"frame0", saved_ip ? "\t\t\t\tst[1] = sv->ip;\n" : ""}});
+    } else if (f.field.type == plan::FieldType::UStackCopy) {
+      bool saved_ip = rule.ustack_from_saved_ip && ctx.in_span_end;
+      std::string chunks;
+      for (uint32_t at = 0; at + plan::kStackCopyChunk <= f.field.size - plan::kStackCopyHeader;
+           at += plan::kStackCopyChunk)
+        chunks += fragment("fill_stack_copy_chunk.c.tmpl",
+                           {{"at", std::to_string(at)},
+                            {"dst", std::to_string(f.field.offset + plan::kStackCopyHeader + at)},
+                            {"chunk", std::to_string(plan::kStackCopyChunk)}});
+      out += fragment("fill_stack_copy.c.tmpl", {{"offset", std::to_string(f.field.offset)},
+                                                 {"frame0", saved_ip ? "sv->ip" : "0"},
+                                                 {"chunks", chunks}});
     } else if (f.field.type == plan::FieldType::Str) {  // a name: 16 bytes
       std::string copy = c_copy_name("rec + " + std::to_string(f.field.offset), f.source, ctx);
       if (copy.empty()) throw std::logic_error("a string field with nothing to copy");

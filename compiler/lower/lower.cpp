@@ -451,10 +451,22 @@ plan::Program Lowerer::run() {
     for (const plan::Correlation& c : program.correlations)
       if (m.name == c.map) m.value_size = static_cast<uint32_t>(8 + 8 * c.saves.size());
   if (options_.task_storage) use_task_storage(program);
+  program.plan.ringbuf_bytes = ring_bytes_for(program.plan.records, options_.ringbuf_bytes);
   std::sort(program.kernel_types.begin(), program.kernel_types.end());
   program.kernel_types.erase(std::unique(program.kernel_types.begin(), program.kernel_types.end()),
                              program.kernel_types.end());
   return std::move(program);
+}
+
+uint32_t ring_bytes_for(const std::vector<plan::Record>& records, uint32_t requested) {
+  uint32_t largest = 0;
+  for (const plan::Record& r : records) largest = std::max(largest, r.size);
+  // Room for kRingRecords of the largest record (stack copies make records of 8 KiB and more),
+  // so that a burst is not dropped for want of a ring sized for small records.
+  uint64_t needed = static_cast<uint64_t>(largest + 8) * kRingRecords;  // + the ring's 8-byte header
+  uint64_t bytes = requested;
+  while (bytes < needed && bytes < (1ull << 30)) bytes <<= 1;
+  return static_cast<uint32_t>(bytes);
 }
 
 plan::Program lower(const Input& input, const Options& options) {

@@ -17,6 +17,9 @@ struct Options {
   uint32_t state_entries = 16384;     // per state map
   uint32_t ustack_frames = 64;        // user stack depth kept in a record
   uint32_t kstack_frames = 32;
+  // Bytes of the user stack copied beside `ustack` for unwinding with call-frame information
+  // (a multiple of plan::kStackCopyChunk); 0: frame pointers only (docs/language.md, ustack).
+  uint32_t ustack_copy_bytes = 8192;
   uint32_t ringbuf_bytes = 1u << 22;
   // Per-thread maps in task-local storage where the kernel allows it (runtime::task_storage_usable);
   // false: LRU hash maps keyed by thread id.
@@ -36,5 +39,10 @@ struct LowerError : std::logic_error {
 };
 
 plan::Program lower(const Input& input, const Options& options = {});
+
+// The ring buffer size: `requested` (a power of two), doubled until it holds kRingRecords of
+// the largest record. Drops past that are still counted per rule (seam_drops).
+inline constexpr uint32_t kRingRecords = 64;
+uint32_t ring_bytes_for(const std::vector<plan::Record>& records, uint32_t requested);
 
 }  // namespace seam::lower

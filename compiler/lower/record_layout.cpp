@@ -12,6 +12,17 @@ bool in_header(const std::string& name) {
   return name == "pid" || name == "tid" || name == "comm" || name == "cgroup" || name == "time";
 }
 
+// Rules on these run where the program's context is the thread's user registers (pt_regs).
+bool fires_in_user_context(const ast::EventDecl& e) {
+  const std::vector<ast::ProbeSpec>& fires = e.end.empty() ? e.begin : e.end;
+  if (fires.empty()) return false;
+  for (const ast::ProbeSpec& p : fires)
+    if (p.kind != ast::ProbeKind::Call && p.kind != ast::ProbeKind::Uprobe &&
+        p.kind != ast::ProbeKind::Uretprobe && p.kind != ast::ProbeKind::Usdt)
+      return false;
+  return true;
+}
+
 plan::Cond all_of(std::vector<plan::Cond> parts) {
   if (parts.empty()) return plan::Cond{};
   plan::Cond c = std::move(parts.back());
@@ -67,6 +78,8 @@ plan::RuleCheck Lowerer::rule_check(const ast::RuleDecl& rule, uint32_t rule_id,
     if (type == plan::FieldType::UStack || type == plan::FieldType::KStack) {
       uint32_t frames = type == plan::FieldType::UStack ? options_.ustack_frames : options_.kstack_frames;
       f.size = 8 + 8 * frames;
+    } else if (type == plan::FieldType::UStackCopy) {
+      f.size = plan::kStackCopyHeader + options_.ustack_copy_bytes;
     } else if (type == plan::FieldType::Str) {
       f.size = 16;  // a name (a tracepoint's char array)
     } else {
@@ -112,6 +125,9 @@ plan::RuleCheck Lowerer::rule_check(const ast::RuleDecl& rule, uint32_t rule_id,
         check.ustack_from_saved_ip = true;
         program.spans[static_cast<size_t>(event_sites(*event).span)].save_ip = true;
       }
+      // The stack copy for unwinding without frame pointers, where the registers are at hand.
+      if (user && event && options_.ustack_copy_bytes > 0 && fires_in_user_context(*event))
+        add("ustack_copy", plan::Value{}, plan::FieldType::UStackCopy, plan::FieldUnit::None);
       continue;
     }
     if (in_header(w.name)) continue;

@@ -50,6 +50,7 @@ const char* to_string(FieldType t) {
     case FieldType::Str: return "str";
     case FieldType::UStack: return "ustack";
     case FieldType::KStack: return "kstack";
+    case FieldType::UStackCopy: return "ustack_copy";
   }
   return "?";
 }
@@ -95,7 +96,8 @@ NLOHMANN_JSON_SERIALIZE_ENUM(FieldType, {{FieldType::U8, "u8"},
                                          {FieldType::Bool, "bool"},
                                          {FieldType::Str, "str"},
                                          {FieldType::UStack, "ustack"},
-                                         {FieldType::KStack, "kstack"}})
+                                         {FieldType::KStack, "kstack"},
+                                         {FieldType::UStackCopy, "ustack_copy"}})
 NLOHMANN_JSON_SERIALIZE_ENUM(FieldUnit, {{FieldUnit::None, "none"}, {FieldUnit::Ns, "ns"}, {FieldUnit::Bytes, "bytes"}})
 NLOHMANN_JSON_SERIALIZE_ENUM(Severity, {{Severity::Info, "info"},
                                         {Severity::Warning, "warning"},

@@ -62,7 +62,7 @@ struct Attachment {
   std::string origin;            // "file:line" of the declaration, for messages
 };
 
-enum class FieldType { U8, U16, U32, U64, I8, I16, I32, I64, Ptr, Bool, Str, UStack, KStack };
+enum class FieldType { U8, U16, U32, U64, I8, I16, I32, I64, Ptr, Bool, Str, UStack, KStack, UStackCopy };
 enum class FieldUnit { None, Ns, Bytes };
 
 struct Field {
@@ -70,9 +70,18 @@ struct Field {
   FieldType type = FieldType::U64;
   FieldUnit unit = FieldUnit::None;
   uint32_t offset = 0;  // bytes from the start of the record
-  uint32_t size = 0;    // bytes; Str: the char array; stacks: u64 count + u64 ips[]
+  uint32_t size = 0;    // bytes; Str: the char array; stacks: u64 count + u64 ips[]; UStackCopy below
   std::string enum_name;  // values that print by name
 };
+
+// A UStackCopy field ("ustack_copy", beside "ustack") is the top of the user stack and the user
+// registers, for unwinding with call-frame information (runtime/unwind/): u64 copied (stack
+// bytes that follow), u64 frame0 (the probed function's entry for a span's end, else 0), the
+// registers in kStackCopyRegs order, then the stack from sp upwards. Never printed itself.
+enum class StackCopyReg { Ip, Sp, Bp, Bx, R12, R13, R14, R15 };
+inline constexpr uint32_t kStackCopyRegs = 8;
+inline constexpr uint32_t kStackCopyHeader = 16 + 8 * kStackCopyRegs;
+inline constexpr uint32_t kStackCopyChunk = 4096;  // one page: a read never crosses the stack's top
 
 // Every record starts with this header (bpf-templates/seam_record.h), then the rule's fields.
 // struct seam_record_header { u32 rule_id; u32 size; u64 time_ns; u32 pid; u32 tid; u64 cgroup; char comm[16]; }

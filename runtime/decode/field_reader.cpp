@@ -72,6 +72,15 @@ void read_stack(const plan::Field& field, const uint8_t* p, Value& out) {
   if (count > 0) std::memcpy(ips.data(), p + 8, count * 8);
 }
 
+// The copy travels as bytes: its header, then only the stack bytes the program copied.
+void read_stack_copy(const plan::Field& field, const uint8_t* p, Value& out) {
+  auto& bytes = emplace_keep<std::string>(out);
+  bytes.clear();
+  if (field.size < plan::kStackCopyHeader) return;
+  const uint64_t copied = std::min<uint64_t>(load_unsigned(p, 8), field.size - plan::kStackCopyHeader);
+  bytes.assign(reinterpret_cast<const char*>(p), plan::kStackCopyHeader + copied);
+}
+
 }  // namespace
 
 uint32_t field_read_size(const plan::Field& field) {
@@ -81,6 +90,8 @@ uint32_t field_read_size(const plan::Field& field) {
     case plan::FieldType::UStack:
     case plan::FieldType::KStack:
       return std::max<uint32_t>(field.size, 8);
+    case plan::FieldType::UStackCopy:
+      return field.size;
     default:
       return is_plain_width(field.size) ? field.size : type_width(field.type);
   }
@@ -118,6 +129,9 @@ void read_field(const plan::Field& field, const uint8_t* record, Value& out) {
     case plan::FieldType::UStack:
     case plan::FieldType::KStack:
       read_stack(field, p, out);
+      return;
+    case plan::FieldType::UStackCopy:
+      read_stack_copy(field, p, out);
       return;
   }
 }

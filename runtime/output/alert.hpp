@@ -22,9 +22,26 @@ struct StackFrame {
   std::string module;  // "libcudart.so.12", "[unknown]", "" when not symbolized
 };
 
-// Injected by the runtime (runtime/symbolize provides the real one); one frame per address.
+// Injected by the runtime (runtime/symbolize provides the real one); one frame per address, or
+// for a user stack the frames of its first addresses, up to one that is not in mapped code.
 using StackSymbolizer =
     std::function<std::vector<StackFrame>(uint32_t pid, std::span<const uint64_t> addrs, bool kernel)>;
+
+struct AlertStack;
+
+// The user stack copy a record carries beside `ustack` (plan::FieldType::UStackCopy), as the
+// decoder keeps it: the header (copied, frame0, registers) and the copied stack bytes.
+struct StackCopyView {
+  uint64_t frame0 = 0;  // the probed function's entry (a span's end), else 0
+  uint64_t regs[plan::kStackCopyRegs] = {};
+  std::span<const uint8_t> stack;  // from regs[Sp] upwards
+};
+
+// Injected by the runtime (runtime/unwind provides the real one): fills `out.frames` (and
+// `out.truncated`) by unwinding the copy with call-frame information; false when it cannot
+// unwind at all (no mappings for the process), and the frame-pointer stack is used instead.
+using StackUnwinder =
+    std::function<bool(uint32_t pid, uint32_t tid, const StackCopyView& copy, AlertStack& out)>;
 
 // The hook for fields whose plan::Field::enum_name is set: the value's name, or nullopt to
 // print the number. The returned view must stay valid (static tables).
@@ -41,6 +58,9 @@ struct AlertStack {
   std::string name;  // the field name: "ustack", "kstack"
   bool kernel = false;
   std::vector<StackFrame> frames;
+  // Why the stack stops before its outermost frame, when that is known: "stack copy ends",
+  // "truncated: no CFI for libfoo.so". Printed after the frames; empty: nothing to say.
+  std::string truncated;
 };
 
 struct Alert {

@@ -1,5 +1,7 @@
 #include "runtime/output/alert_builder.hpp"
 
+#include <cstring>
+
 #include "runtime/output/format.hpp"
 #include "runtime/output/value_text.hpp"
 
@@ -14,6 +16,21 @@ bool is_stack(plan::FieldType t) {
 // terminal escape, so control bytes show as '?' as in the comm= field.
 void append_comm(std::string& out, std::string_view comm) {
   for (char c : comm) out.push_back(static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? '?' : c);
+}
+
+// Fields that are material for a stack, never shown themselves.
+bool is_hidden(plan::FieldType t) {
+  return t == plan::FieldType::UStackCopy;
+}
+
+// The decoder's bytes of a UStackCopy field, read as the header plan.hpp describes.
+bool parse_stack_copy(const std::string& bytes, StackCopyView& out) {
+  if (bytes.size() < plan::kStackCopyHeader) return false;
+  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+  std::memcpy(&out.frame0, p + 8, 8);
+  std::memcpy(out.regs, p + 16, sizeof out.regs);
+  out.stack = std::span<const uint8_t>(p + plan::kStackCopyHeader, bytes.size() - plan::kStackCopyHeader);
+  return true;
 }
 
 // Header values a message or `with` may name when the record has no field of that name.
@@ -53,8 +70,10 @@ void render_message(const std::vector<plan::MessagePart>& parts, const DecodedRe
   }
 }
 
-AlertBuilder::AlertBuilder(StackSymbolizer symbolizer, EnumNamer enum_namer)
-    : symbolizer_(std::move(symbolizer)), enum_namer_(std::move(enum_namer)) {}
+AlertBuilder::AlertBuilder(StackSymbolizer symbolizer, EnumNamer enum_namer, StackUnwinder unwinder)
+    : symbolizer_(std::move(symbolizer)),
+      unwinder_(std::move(unwinder)),
+      enum_namer_(std::move(enum_namer)) {}
 
 void AlertBuilder::build(const DecodedRecord& record, uint64_t suppressed, Alert& out) const {
   const plan::Rule& rule = *record.rule;
@@ -74,7 +93,7 @@ void AlertBuilder::build(const DecodedRecord& record, uint64_t suppressed, Alert
   size_t n_fields = 0;
   for (const auto& name : rule.with) {
     const DecodedField* f = record.find(name);
-    if (f && is_stack(f->field->type)) continue;  // shown as a stack below
+    if (f && (is_stack(f->field->type) || is_hidden(f->field->type))) continue;  // shown as a stack below
     if (!f && (name == "pid" || name == "tid" || name == "comm" || name == "time")) continue;  // always shown
     if (!f && name != "cgroup") continue;  // not in the record: nothing to show
     if (n_fields == out.fields.size()) out.fields.emplace_back();
@@ -88,7 +107,7 @@ void AlertBuilder::build(const DecodedRecord& record, uint64_t suppressed, Alert
   // Then every other value the record carries (the span's duration, message holes), so that
   // JSON consumers get each one typed and need not parse the message.
   for (const auto& f : record.fields) {
-    if (is_stack(f.field->type)) continue;
+    if (is_stack(f.field->type) || is_hidden(f.field->type)) continue;
     bool shown = false;
     for (size_t i = 0; i < n_fields && !shown; ++i) shown = out.fields[i].name == f.field->name;
     if (shown) continue;
@@ -104,6 +123,8 @@ void AlertBuilder::build(const DecodedRecord& record, uint64_t suppressed, Alert
     AlertStack& stack = out.stacks[n_stacks++];
     stack.name.assign(f.field->name);
     stack.kernel = f.field->type == plan::FieldType::KStack;
+    stack.truncated.clear();
+    if (!stack.kernel && unwind(record, stack)) continue;
     symbolize(record.pid, std::get<std::vector<uint64_t>>(f.value.v), stack);
   }
   out.stacks.resize(n_stacks);
@@ -115,10 +136,30 @@ Alert AlertBuilder::build(const DecodedRecord& record, uint64_t suppressed) cons
   return out;
 }
 
+// With a stack copy in the record, the user stack is unwound from it (call-frame information);
+// without one, or when that cannot start, the frame-pointer stack is symbolized as it is.
+bool AlertBuilder::unwind(const DecodedRecord& record, AlertStack& out) const {
+  if (!unwinder_) return false;
+  for (const auto& f : record.fields) {
+    if (f.field->type != plan::FieldType::UStackCopy) continue;
+    const auto* bytes = std::get_if<std::string>(&f.value.v);
+    StackCopyView copy;
+    if (!bytes || !parse_stack_copy(*bytes, copy)) return false;
+    return unwinder_(record.pid, record.tid, copy, out);
+  }
+  return false;
+}
+
 void AlertBuilder::symbolize(uint32_t pid, const std::vector<uint64_t>& addrs, AlertStack& out) const {
   if (symbolizer_ && !addrs.empty()) {
     out.frames = symbolizer_(pid, addrs, out.kernel);
     if (out.frames.size() == addrs.size()) return;
+    if (!out.kernel && out.frames.size() < addrs.size()) {  // a user stack's frames up to where code ends
+      out.truncated = "truncated: frame pointers lead to ";
+      format::append_hex(out.truncated, addrs[out.frames.size()]);
+      out.truncated += ", outside mapped code";
+      return;
+    }
   }
   // No symbolizer, or one that broke its contract: show the bare addresses.
   out.frames.resize(addrs.size());

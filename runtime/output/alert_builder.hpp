@@ -18,7 +18,8 @@ void render_message(const std::vector<plan::MessagePart>& parts, const DecodedRe
 
 class AlertBuilder {
  public:
-  explicit AlertBuilder(StackSymbolizer symbolizer = {}, EnumNamer enum_namer = {});
+  explicit AlertBuilder(StackSymbolizer symbolizer = {}, EnumNamer enum_namer = {},
+                        StackUnwinder unwinder = {});
 
   // Fills `out` from `record` (record.rule must be set). Stacks are symbolized here: call it
   // only for alerts that will be written.
@@ -29,8 +30,10 @@ class AlertBuilder {
 
  private:
   void symbolize(uint32_t pid, const std::vector<uint64_t>& addrs, AlertStack& out) const;
+  bool unwind(const DecodedRecord& record, AlertStack& out) const;
 
   StackSymbolizer symbolizer_;
+  StackUnwinder unwinder_;
   EnumNamer enum_namer_;
 };
 

@@ -61,15 +61,26 @@ void append_stack(std::string& out, const AlertStack& stack) {
   for (size_t k = 0; k < stack.frames.size(); ++k) {
     const StackFrame& f = stack.frames[k];
     if (k) out.push_back(',');
-    out.append("{\"addr\":\"");
+    if (stack.kernel)
+      append_literal(out, "{\"kind\":\"kernel\",\"addr\":\"");
+    else
+      append_literal(out, "{\"kind\":\"native\",\"addr\":\"");
     format::append_hex(out, f.addr);
     out.push_back('"');
+    append_literal(out, ",\"function\":");
+    append_string(out, f.symbol);
     append_literal(out, ",\"symbol\":");
     append_string(out, f.symbol);
     append_literal(out, ",\"offset\":");
     format::append_uint(out, f.offset);
     append_literal(out, ",\"module\":");
     append_string(out, f.module);
+    out.push_back('}');
+  }
+  if (!stack.truncated.empty()) {  // why the stack stops early: a marker, never a frame
+    if (!stack.frames.empty()) out.push_back(',');
+    append_literal(out, "{\"kind\":\"truncated\",\"reason\":");
+    append_string(out, stack.truncated);
     out.push_back('}');
   }
   out.push_back(']');

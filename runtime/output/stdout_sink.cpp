@@ -100,6 +100,11 @@ void append_alert_text(std::string& out, const Alert& alert) {
       out.append(":\n");
     }
     for (size_t i = 0; i < stack.frames.size(); ++i) append_frame(out, i, stack.frames[i]);
+    if (!stack.truncated.empty()) {
+      out.append("    [");
+      out.append(stack.truncated);
+      out.append("]\n");
+    }
   }
 }
 

@@ -59,6 +59,7 @@ std::string stack_text(const Alert& a, size_t max_frames) {
     size_t n = std::min(max_frames, stack.frames.size());
     for (size_t k = 0; k < n; ++k) s += "\n  " + frame_text(stack.frames[k]);
     if (stack.frames.size() > n) s += "\n  ... " + std::to_string(stack.frames.size() - n) + " more";
+    if (stack.frames.size() <= n && !stack.truncated.empty()) s += "\n  [" + stack.truncated + "]";
   }
   return s;
 }

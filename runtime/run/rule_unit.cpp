@@ -32,6 +32,7 @@ std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, Unit
   const plan::Plan& plan = unit->build_->plan;
   PipelineOptions options;
   options.symbolizer = context.symbols->function();
+  options.unwinder = context.symbols->unwinder();
   options.enum_namer = plan_enum_namer(plan);
   options.identify = context.identify;
   std::vector<std::unique_ptr<Sink>> sinks;

@@ -90,6 +90,8 @@ Session::~Session() {
 // objects reuse its fd at load, and each record's rule id carries the unit's tag.
 bool Session::open_ring(std::string* error) {
   uint32_t bytes = options_.ringbuf_bytes;
+  // Lowering grows a unit's ring to hold its largest records (stack copies): never below that.
+  for (const auto& unit : options_.units) bytes = std::max(bytes, unit->plan.ringbuf_bytes);
   ring_fd_ = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "seam_events", 0, 0, bytes, nullptr);
   if (ring_fd_ < 0) {
     *error = "cannot create the ring buffer (" + std::to_string(bytes) + " bytes): " + std::strerror(errno);

@@ -1,7 +1,8 @@
 #pragma once
 // Connects the output pipeline's StackSymbolizer to runtime/symbolize: user stacks from the
 // process's remembered maps (so a process that has exited still gets names), kernel stacks
-// from kallsyms.
+// from kallsyms. And its StackUnwinder to runtime/unwind: user stacks from a record's stack
+// copy, unwound with call-frame information, then named by the same symbolizer.
 #include <sys/types.h>
 
 #include <memory>
@@ -13,6 +14,9 @@ namespace seam::runtime {
 
 namespace symbolize {
 class Symbolizer;
+}
+namespace unwind {
+class DwarfUnwinder;
 }
 
 class StackSymbolizerAdapter {
@@ -26,13 +30,17 @@ class StackSymbolizerAdapter {
   void remember_once(pid_t pid) {
     if (seen_.insert(pid).second) remember(pid);
   }
+  // Frame-pointer stacks: one frame per address, up to the first that is not in mapped code
+  // (a stack address, where the chain of frame pointers broke), which ends the stack.
   StackSymbolizer function();
   // Forgets processes that exited more than `grace_ms` ago (call about once a second).
   void forget_exited(int64_t now_ms, int64_t grace_ms);
   size_t remembered() const;
+  StackUnwinder unwinder();
 
  private:
   std::shared_ptr<symbolize::Symbolizer> symbolizer_;
+  std::shared_ptr<unwind::DwarfUnwinder> unwinder_;
   std::unordered_set<pid_t> seen_;
 };
 

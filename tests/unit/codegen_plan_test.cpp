@@ -40,10 +40,11 @@ TEST(CodegenPlan, HeadlineRuleFiltersInTheKernelAtTheSyncsReturn) {
   // Both are per thread: task-local storage (lower::Options::task_storage defaults to true).
   EXPECT_TRUE(has_map(p, plan::MapType::TaskStorage, "span cuda.stream_sync in flight"));
   EXPECT_TRUE(has_map(p, plan::MapType::TaskStorage, "state python.gil_held"));
-  // The rule's record: the header, the duration and a user stack.
+  // The rule's record: the header, the duration and a user stack (frame pointers, then the
+  // stack copy for unwinding with call-frame information: codegen_ustack_copy_test.cpp).
   ASSERT_EQ(p.records.size(), 1u);
   const plan::Record& r = p.records[0];
-  ASSERT_EQ(r.fields.size(), 2u);
+  ASSERT_EQ(r.fields.size(), 3u);
   EXPECT_EQ(r.fields[0].name, "duration");
   EXPECT_EQ(r.fields[0].unit, plan::FieldUnit::Ns);
   EXPECT_EQ(r.fields[0].offset, plan::kRecordHeaderSize);

@@ -136,7 +136,9 @@ TEST(OutputJsonSink, AlertShapeParsesBack) {
                            {"err", "cudaErrorMemoryAllocation"}};  // an enum value by its name
   EXPECT_EQ(j["fields"], fields);
   ASSERT_EQ(j["ustack"].size(), 3u);
-  EXPECT_EQ(j["ustack"][0], (nlohmann::json{{"addr", "0x7f3a2c01d2a0"},
+  EXPECT_EQ(j["ustack"][0], (nlohmann::json{{"kind", "native"},
+                                            {"addr", "0x7f3a2c01d2a0"},
+                                            {"function", "cudaStreamSynchronize"},
                                             {"symbol", "cudaStreamSynchronize"},
                                             {"offset", 0},
                                             {"module", "libcudart.so.12"}}));
