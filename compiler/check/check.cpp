@@ -4,6 +4,7 @@
 
 #include "compiler/check/checker.hpp"
 #include "compiler/check/suggest.hpp"
+#include "compiler/check/tuning.hpp"
 
 namespace seam::check {
 
@@ -135,6 +136,7 @@ void Checker::run() {
 }
 
 void check(Program& program) {
+  apply_tuning(program);
   Checker(program).run();
   program.diagnostics.sort();
 }
