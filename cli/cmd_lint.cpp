@@ -9,6 +9,8 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/default_rules.hpp"
+#include "cli/rule_toggles.hpp"
 #include "compiler/check/check.hpp"
 #include "compiler/diag/render.hpp"
 
@@ -21,6 +23,7 @@ struct LintOptions {
   std::vector<std::string> stdlib_dirs;
   std::string format = "text";
   bool strict = false;
+  ToggleFlags toggles;
 };
 
 bool unreadable_input(const diag::Diagnostics& diags) {
@@ -33,9 +36,11 @@ int lint(const LintOptions& options) {
   check::LoadOptions load;
   load.stdlib_dirs = check::default_stdlib_dirs();
   load.stdlib_dirs.insert(load.stdlib_dirs.end(), options.stdlib_dirs.begin(), options.stdlib_dirs.end());
-  std::vector<std::string> paths = options.paths.empty() ? std::vector<std::string>{"rules/"} : options.paths;
+  std::vector<std::string> paths =
+      options.paths.empty() ? std::vector<std::string>{default_rules_dir()} : options.paths;
 
   check::Program program = check::load(paths, load);
+  program.toggles = options.toggles.toggles();
   check::check(program);
   const diag::Diagnostics& diags = program.diagnostics;
 
@@ -46,6 +51,8 @@ int lint(const LintOptions& options) {
   } else {
     bool color = ::isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr;
     std::cout << diag::render_text(diags, color);
+    // What the overrides made of the rules they touched (only when there are some).
+    print_tuned_rules(program.tuned, std::cout);
   }
   std::cout.flush();
 
@@ -60,13 +67,15 @@ int lint(const LintOptions& options) {
 Command add_lint(CLI::App& parent) {
   auto options = std::make_shared<LintOptions>();
   CLI::App* app = parent.add_subcommand("lint", "Check rule files for errors without loading anything");
-  app->add_option("paths", options->paths, "Rule files or directories (default: rules/)");
+  app->add_option("paths", options->paths,
+                  "Rule files or directories, - for standard input (default: the rules/ pack)");
   app->add_option("--stdlib", options->stdlib_dirs, "Another directory of stdlib modules (repeatable)")
       ->allow_extra_args(false);
   app->add_option("--format", options->format, "Output format")
       ->check(CLI::IsMember({"text", "json", "github"}))
       ->capture_default_str();
   app->add_flag("--strict", options->strict, "Fail on warnings too");
+  add_toggle_flags(*app, options->toggles);
   return {app, [options] { return lint(*options); }};
 }
 

@@ -7,25 +7,33 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <iterator>
 #include <thread>
 
+#include "cli/adhoc_rules.hpp"
 #include "cli/commands.hpp"
 #include "cli/compile_rules.hpp"
 #include "cli/compile_unit.hpp"
 #include "runtime/safety/fd_limit.hpp"
+#include "cli/default_rules.hpp"
+#include "cli/dry_run.hpp"
 #include "cli/pods_flags.hpp"
 #include "cli/routes.hpp"
+#include "cli/rule_toggles.hpp"
+#include "cli/traced_command.hpp"
+#include "cli/tuning_files.hpp"
 #include "runtime/load/features.hpp"
 #include "runtime/load/task_storage_probe.hpp"
 #include "runtime/output/sink.hpp"
 #include "runtime/output/webhook_options.hpp"
-#include "runtime/safety/rule_file_safety.hpp"
 #include "runtime/run/parallel_for.hpp"
 #include "runtime/run/reload_plan.hpp"
 #include "runtime/run/session.hpp"
+#include "runtime/safety/rule_file_safety.hpp"
 
 namespace seam::cli {
 
@@ -33,21 +41,11 @@ namespace {
 
 std::atomic<bool> g_stop{false};
 std::atomic<bool> g_reload{false};
-void on_signal(int) { g_stop.store(true); }
-void on_hangup(int) { g_reload.store(true); }
-
-// rules/ next to the binary's install tree, else in the current directory, else the source tree.
-std::string default_rules_dir() {
-  std::error_code ec;
-  std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  for (const std::filesystem::path& p : {exe.parent_path() / "../rules", exe.parent_path() / "../share/seam/rules",
-                                         std::filesystem::path("rules")})
-    if (std::filesystem::is_directory(p, ec)) return std::filesystem::weakly_canonical(p, ec).string();
-#ifdef SEAM_SOURCE_RULES
-  return SEAM_SOURCE_RULES;
-#else
-  return "rules";
-#endif
+void on_signal(int) {
+  g_stop.store(true);
+}
+void on_hangup(int) {
+  g_reload.store(true);
 }
 
 struct RunFlags {
@@ -61,7 +59,79 @@ struct RunFlags {
   uint32_t ringbuf_kib = 4096;
   bool no_watch = false;
   PodsFlags pods;
+  ToggleFlags toggles;
+  std::vector<std::string> expressions;  // -e 'RULE'
+  bool listen_given = false;
+  bool summary = false;   // --summary: the metrics' terminal summary at exit
+  std::string report;     // --report DURATION: and every DURATION
+  std::string command;    // -c CMD
+  bool dry_run = false;
+  bool strict = false;
 };
+
+// Before anything loads: each rule that would attach nothing now is a warning (an error with
+// --strict, as is any unavailable probe). Returns false when --strict fails the run.
+bool attach_check(const std::vector<RuleStatus>& statuses, bool strict) {
+  bool ok = true;
+  for (const RuleStatus& r : statuses) {
+    std::string why;
+    for (const ProbeStatus& p : r.probes) {
+      if (p.unavailable.empty()) continue;
+      if (why.empty()) why = p.what + ": " + p.unavailable;
+      if (strict && !p.waits) {
+        std::cerr << "seam run: error: rule " << r.rule << " (" << r.origin << "): " << p.what
+                  << " is unavailable: " << p.unavailable << "\n";
+        ok = false;
+      }
+    }
+    if (r.attaches_now) continue;
+    std::cerr << "seam run: " << (strict ? "error" : "warning") << ": rule " << r.rule << " (" << r.origin
+              << ") attaches nothing now" << (why.empty() ? "" : ": " + why) << "\n";
+    if (strict) ok = false;
+  }
+  return ok;
+}
+
+// "10s", "1m", "500ms", "2" (seconds) as milliseconds; -1 when it is none of those.
+int64_t report_ms(const std::string& text) {
+  size_t end = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &end);
+  } catch (...) {
+    return -1;
+  }
+  std::string unit = text.substr(end);
+  double scale = unit == "ms" ? 1 : unit == "s" || unit.empty() ? 1000 : unit == "m" ? 60000 : unit == "h" ? 3600000 : -1;
+  if (scale < 0 || v <= 0) return -1;
+  return static_cast<int64_t>(v * scale);
+}
+
+// -e texts and a `-` path become files of a private directory (adhoc_rules.hpp).
+bool add_adhoc_rules(RunFlags& flags, AdhocRules& adhoc) {
+  std::vector<std::string> stdlib = check::default_stdlib_dirs();
+  stdlib.insert(stdlib.end(), flags.compile.extra_stdlib_dirs.begin(), flags.compile.extra_stdlib_dirs.end());
+  std::string error;
+  for (size_t i = 0; i < flags.expressions.size(); ++i) {
+    auto path = adhoc.add("command-line-" + std::to_string(i + 1), flags.expressions[i], stdlib, &error);
+    if (!path) {
+      std::cerr << "seam run: -e: " << error << "\n";
+      return false;
+    }
+    flags.compile.paths.push_back(*path);
+  }
+  for (std::string& p : flags.compile.paths) {
+    if (p != "-") continue;
+    std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+    auto path = adhoc.add("stdin", std::move(text), stdlib, &error);
+    if (!path) {
+      std::cerr << "seam run: -: " << error << "\n";
+      return false;
+    }
+    p = *path;
+  }
+  return true;
+}
 
 // Rule and stdlib files become kernel programs run as root: refuse any that someone other
 // than root could have changed. Every refused file is named, then nothing is loaded.
@@ -98,7 +168,28 @@ int run(RunFlags& flags) {
   // The kernel feature probes (or their per-boot cache) run beside compiling and clang; the
   // session's probe_features() waits for this first call if it has not finished.
   std::jthread features([] { runtime::probe_features(); });
+  AdhocRules adhoc;  // removed when the run ends
+  bool adhoc_used = !flags.expressions.empty() ||
+                    std::find(flags.compile.paths.begin(), flags.compile.paths.end(), "-") != flags.compile.paths.end();
+  if (!add_adhoc_rules(flags, adhoc)) return 2;
+  if (!flags.report.empty() && report_ms(flags.report) < 0) {
+    std::cerr << "seam run: --report " << flags.report << ": not a duration (10s, 1m, 500ms)\n";
+    return 2;
+  }
   if (flags.compile.paths.empty()) flags.compile.paths.push_back(default_rules_dir());
+  flags.compile.toggles = flags.toggles.toggles();
+  TracedCommand traced;
+  if (!flags.command.empty()) {
+    if (auto error = traced.start(flags.command, cgroup2_root())) {
+      std::cerr << "seam run: -c: " << *error << "\n";
+      return 2;
+    }
+    flags.compile.codegen.target_cgroup = traced.cgroup_id();
+  }
+  if (flags.pid > 0 && ::kill(flags.pid, 0) != 0 && errno == ESRCH) {
+    std::cerr << "seam run: --pid " << flags.pid << ": no such process\n";
+    return 2;
+  }
   std::vector<std::unique_ptr<runtime::Sink>> sinks;
   for (const std::string& spec : flags.outputs) {
     auto sink = runtime::make_sink(spec);
@@ -154,10 +245,25 @@ int run(RunFlags& flags) {
   unit_options.allow_insecure_rules = flags.allow_insecure_rules;
   std::vector<std::string> files = runtime::rule_files(flags.compile.paths);
   unit_options.module_files = user_modules(rules.program, files);
+  // Files that tune other files' rules are compiled with every unit (tuning_files.hpp).
+  TuningFiles tuning = tuning_files(rules.program, files);
+  unit_options.tuning_files = tuning.all;
   std::erase_if(files, [&](const std::string& f) {
     return std::find(unit_options.module_files.begin(), unit_options.module_files.end(), f) !=
-           unit_options.module_files.end();
+               unit_options.module_files.end() ||
+           std::find(tuning.tuning_only.begin(), tuning.tuning_only.end(), f) != tuning.tuning_only.end();
   });
+  if (!has_rules(rules.program)) {
+    std::cerr << "seam run: no rule or metric to run in " << join_paths(flags.compile.paths) << "\n";
+    return 1;
+  }
+  std::vector<RuleStatus> statuses = dry_run(rules.lowered.plan, runtime::probe_features(), flags.pid);
+  if (flags.dry_run) {
+    print_dry_run(statuses, rules.program.tuned, std::cout);
+    std::cout.flush();
+    return attach_check(statuses, flags.strict) ? 0 : 1;
+  }
+  if (!attach_check(statuses, flags.strict)) return 1;
   std::vector<runtime::UnitCompileResult> compiled(files.size());
   std::vector<int> codes(files.size(), 0);
   runtime::parallel_for(files.size(),
@@ -190,6 +296,8 @@ int run(RunFlags& flags) {
   session.ringbuf_bytes = flags.compile.lower.ringbuf_bytes;  // also with no units yet
   session.rule_paths = flags.compile.paths;
   session.module_files = unit_options.module_files;
+  session.module_files.insert(session.module_files.end(), tuning.tuning_only.begin(),
+                              tuning.tuning_only.end());
   session.compile_unit = [unit_options](const std::string& path) { return compile_unit(path, unit_options); };
   session.reload = &g_reload;
   session.watch = !flags.no_watch;
@@ -198,7 +306,15 @@ int run(RunFlags& flags) {
   session.duration_ms = static_cast<int64_t>(flags.duration_s * 1000);
   session.stop = &g_stop;
   session.exec_notice_rule = codegen::kExecNoticeRule;
-  session.listen = flags.listen == "off" ? "" : flags.listen;
+  session.listen = flags.listen == "off" || flags.listen == "none" ? "" : flags.listen;
+  session.listen_required = flags.listen_given;
+  // Ad-hoc runs, and runs on a terminal, end with the metrics' summary, as bpftrace does.
+  session.summary_at_exit = flags.summary || adhoc_used || ::isatty(STDOUT_FILENO);
+  if (!flags.report.empty()) session.report_ms = report_ms(flags.report);
+  if (!flags.command.empty()) {
+    session.on_ready = [&traced] { traced.release(); };
+    session.finished = [&traced] { return traced.exited(); };
+  }
   session.compile_ms = compile_ms;
   session.pods = std::move(*pods);
   session.pods_shown_url = runtime::redact_url(flags.pods.url);
@@ -211,15 +327,26 @@ int run(RunFlags& flags) {
 Command add_run(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand("run", "Compile rules, attach their probes and report every match");
   auto flags = std::make_shared<RunFlags>();
-  app->add_option("paths", flags->compile.paths, "Rule files or directories (default: the rules/ pack)");
-  app->add_option("--stdlib", flags->compile.extra_stdlib_dirs, "Extra module directory (repeatable)");
-  app->add_option("-o,--output", flags->outputs, "stdout, json or json:PATH (repeatable; default stdout)");
+  app->add_option("paths", flags->compile.paths,
+                  "Rule files or directories, - for standard input (default: the rules/ pack)");
+  app->add_option("-e,--expr", flags->expressions,
+                  "Run this rule text (a one-liner needs no `use`; repeatable)")
+      ->allow_extra_args(false);
+  app->add_option("--stdlib", flags->compile.extra_stdlib_dirs, "Extra module directory (repeatable)")
+      ->allow_extra_args(false);
+  app->add_option("-o,--output", flags->outputs, "stdout, json or json:PATH (repeatable; default stdout)")
+      ->allow_extra_args(false);
   app->add_option("--duration", flags->duration_s, "Stop after this many seconds");
-  app->add_option("--pid", flags->pid, "Trace only this process");
+  app->add_option("--pid", flags->pid, "Trace only this process; the run ends when it exits");
+  app->add_option("-c,--command", flags->command,
+                  "Start this shell command once the probes are attached, trace it and its children, stop when it exits");
   app->add_option("--cgroup", flags->cgroup, "Trace only this cgroup (path under /sys/fs/cgroup)");
-  app->add_option("--listen", flags->listen,
-                  "Serve Prometheus /metrics and /healthz here (default 127.0.0.1:9401; off: none)");
-  app->add_option("--ringbuf-size", flags->ringbuf_kib, "Ring buffer size in KiB, a power of two (default 4096)");
+  app->add_option(
+         "--listen", flags->listen,
+         "Serve Prometheus /metrics and /healthz here (default 127.0.0.1:9401; off or none: not at all)")
+      ->each([flags](const std::string&) { flags->listen_given = true; });
+  app->add_option("--ringbuf-size", flags->ringbuf_kib,
+                  "Ring buffer size in KiB, a power of two (default 4096)");
   add_ustack_copy_option(*app, flags->compile.lower);
   app->add_option("--pods", flags->pods.url,
                   "Kubelet-like PodList URL for pod names on alerts (e.g. https://NODE:10250/pods)");
@@ -230,6 +357,14 @@ Command add_run(CLI::App& parent) {
                 "Load rule and stdlib files even when a non-root user could have changed them");
   app->add_flag("--no-watch", flags->no_watch,
                 "Do not watch the rule files for changes (SIGHUP still reloads them)");
+  add_toggle_flags(*app, flags->toggles);
+  app->add_flag("--dry-run", flags->dry_run,
+                "List each rule's events, probes, and the files and processes they would attach to now; load nothing");
+  app->add_flag("--strict", flags->strict,
+                "Fail (exit 1) when a rule would attach nothing now or a probe is unavailable");
+  app->add_flag("--summary", flags->summary,
+                "At exit, print every metric as a summary (histogram bars, counts); on by default with -e, - or a terminal");
+  app->add_option("--report", flags->report, "Print the metrics' summary every DURATION (10s, 1m) and at exit");
   return {app, [flags] { return run(*flags); }};
 }
 

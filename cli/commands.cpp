@@ -1,6 +1,9 @@
 #include "cli/commands.hpp"
 
 #include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "cli/help_docs.hpp"
 #include <vector>
 
 namespace seam::cli {
@@ -9,6 +12,19 @@ int run_main(int argc, char** argv) {
   CLI::App app{"seam: declarative probe rules for GPU inference hosts"};
   app.require_subcommand(1);
   std::vector<Command> commands = {add_lint(app), add_compile(app), add_run(app), add_stdlib(app)};
+  // Made from the definitions above (help_docs.hpp), so they say what --help says.
+  std::string shell;
+  CLI::App* completion = app.add_subcommand("completion", "Print a shell completion script (bash)");
+  completion->add_option("shell", shell, "The shell (bash)")->check(CLI::IsMember({"bash"}))->required();
+  commands.push_back({completion, [&app] {
+                        std::cout << bash_completion(app);
+                        return 0;
+                      }});
+  CLI::App* man = app.add_subcommand("man", "Print seam's man page (roff; `seam man | man -l -`)");
+  commands.push_back({man, [&app] {
+                        std::cout << man_page(app);
+                        return 0;
+                      }});
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -25,6 +25,12 @@ struct CompileOptions {
   // One file of several (a rule unit of `seam run`): a route may name an output another file
   // declares, so E0107 is left to the check of all files together.
   bool outputs_elsewhere = false;
+  // --disable/--enable (compiler/check/tuning.hpp).
+  std::vector<check::RuleToggle> toggles;
+  // Files loaded and checked for their overrides, whose own rules and metrics are not lowered
+  // (they belong to another unit); with them, an override naming a rule of a third file is
+  // left to the check of all files together (E0114).
+  std::vector<std::string> overlay_paths;
 };
 
 // `--ustack-copy KIB` (seam run, seam compile): the user stack bytes each `ustack` record copies

@@ -37,6 +37,8 @@ runtime::UnitCompileResult compile_unit(const std::string& path, const UnitOptio
   compile.paths = {path};
   for (const std::string& module : options.module_files)
     if (module != path) compile.paths.push_back(module);
+  for (const std::string& tuning : options.tuning_files)
+    if (tuning != path) compile.overlay_paths.push_back(tuning);
   std::ostringstream err;
   CompiledRules rules = compile_rules(compile, err);
   out.hash = compiled_hash(rules.program, path);

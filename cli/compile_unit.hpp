@@ -16,6 +16,8 @@ struct UnitOptions {
   // Files among the user's paths that declare a module: compiled with every unit that uses them,
   // never units of their own.
   std::vector<std::string> module_files;
+  // Files that tune rules (tuning_files.hpp): loaded with every unit as overlays.
+  std::vector<std::string> tuning_files;
 };
 
 // exit_code (if given): 0, 1 for diagnostics or a build error, 2 for an unsafe file.

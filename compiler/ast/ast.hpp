@@ -294,6 +294,40 @@ struct RuleDecl {
   std::optional<Limit> limit;
   std::optional<Group> group;
   std::string doc;
+  std::vector<Ident> tags;       // `tags syscalls, noisy`: what `disable tag T` selects
+  std::vector<ExprPtr> excepts;  // `except comm == "batchjob"`: joined to `where` by tuning
+};
+
+// ---------------------------------------------------------------- tuning (compiler/check/tuning.*)
+// `override rule futex_wait_slow threshold 5ms except comm == "batchjob" alert warning`: changes
+// a rule declared in another file (the shipped pack) without editing it.
+struct OverrideDecl {
+  Ident rule;
+  SourceRange range;
+  std::optional<bool> enabled;  // `disable` / `enable`
+  std::optional<SourceRange> enabled_range;
+  ExprPtr threshold;             // `threshold 5ms`: the rule's `duration > X` gets this X
+  ExprPtr where;                 // `where EXPR`: replaces the rule's condition
+  std::vector<ExprPtr> excepts;  // added to the rule's own
+  std::optional<Alert> alert;    // severity (and the message, when one is given)
+  std::optional<Limit> limit;
+  std::vector<Ident> tags;  // added to the rule's own
+};
+
+// `disable rule a, b` / `enable tag noisy`
+struct ToggleDecl {
+  bool enable = false;
+  bool by_tag = false;
+  std::vector<Ident> names;
+  SourceRange range;
+};
+
+// `list waiting = (futex, poll, 3, "x")`: items for `x in waiting` (expanded by the parser).
+struct ListDecl {
+  Ident name;
+  std::vector<ExprPtr> items;
+  SourceRange range;
+  std::string doc;
 };
 
 enum class MetricKind { Count, Sum, Hist };
@@ -341,7 +375,7 @@ struct EnumDecl {
 };
 
 using Decl = std::variant<ModuleDecl, UseDecl, LibraryDecl, EventDecl, AliasDecl, StateDecl, RuleDecl,
-                          MetricDecl, OutputDecl, RouteDecl, EnumDecl>;
+                          MetricDecl, OutputDecl, RouteDecl, EnumDecl, OverrideDecl, ToggleDecl, ListDecl>;
 
 // One parsed file. The SourceFile it points into must outlive it.
 struct File {

@@ -4,6 +4,7 @@
 
 #include "compiler/check/checker.hpp"
 #include "compiler/check/suggest.hpp"
+#include "compiler/check/tuning.hpp"
 
 namespace seam::check {
 
@@ -187,6 +188,7 @@ void Checker::run() {
 }
 
 void check(Program& program) {
+  apply_tuning(program);
   Checker(program).run();
   program.diagnostics.sort();
 }

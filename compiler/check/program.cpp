@@ -85,6 +85,30 @@ std::optional<std::string> read_source(const std::string& path, const LoadOption
   return text;
 }
 
+// `-`: the rules come on standard input (`echo '...' | seam lint -`), read once.
+std::optional<std::string> read_stdin(const LoadOptions& options, diag::Diagnostics& diags) {
+  std::string text;
+  char buffer[65536];
+  for (;;) {
+    ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      diags.file_error(diag::Code::UnreadableFile, "-",
+                       std::string("cannot read standard input: ") + std::strerror(errno));
+      return std::nullopt;
+    }
+    if (n == 0) break;
+    text.append(buffer, static_cast<size_t>(n));
+    if (text.size() > options.limits.max_file_bytes) {
+      diags.file_error(
+          diag::Code::FileTooLarge, "-",
+          "standard input is over the limit of " + std::to_string(options.limits.max_file_bytes) + " bytes");
+      return std::nullopt;
+    }
+  }
+  return text;
+}
+
 std::string module_name(const ast::File& file) {
   const ast::ModuleDecl* m = file.module();
   return m ? m->name.name : std::string();
@@ -105,7 +129,8 @@ Program load(const std::vector<std::string>& paths, const LoadOptions& options) 
 
   auto parse_one = [&](const std::string& path) -> std::optional<ast::File> {
     if (!seen.insert(identity(path)).second) return std::nullopt;
-    std::optional<std::string> text = read_source(path, options, program.diagnostics);
+    std::optional<std::string> text = path == "-" ? read_stdin(options, program.diagnostics)
+                                                  : read_source(path, options, program.diagnostics);
     if (!text) return std::nullopt;
     program.sources.push_back(std::make_unique<SourceFile>(path, std::move(*text)));
     return parse::parse_file(*program.sources.back(), program.diagnostics, options.limits);

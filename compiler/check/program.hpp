@@ -18,6 +18,24 @@ struct LoadOptions {
   parse::Limits limits;
 };
 
+// `--disable NAME`, `--enable tag:T`: the command line's word on which rules run (tuning.hpp).
+struct RuleToggle {
+  bool enable = false;
+  bool by_tag = false;
+  std::string name;
+};
+
+// A rule as tuning left it, for `seam lint` and `seam run --dry-run`: where it is declared, what
+// changed it, and its effective clauses as text.
+struct TunedRule {
+  std::string rule;
+  std::string declared_at;  // "rules/syscalls.seam:7"
+  bool disabled = false;
+  std::string disabled_by;            // "local/tune.seam:3", "--disable tag:noisy"
+  std::vector<std::string> clauses;   // "where duration > 5ms and ...", "except comm == \"batchjob\""
+  std::vector<std::string> tuned_by;  // the overrides that touched it
+};
+
 // Rule files are those given by the user; modules are the stdlib files (each declares `module
 // NAME` first). A user file that declares a module counts as a module, and hides a stdlib module
 // of the same name. SourceFiles live behind unique_ptr so AST ranges into them stay valid.
@@ -26,6 +44,8 @@ struct Program {
   std::vector<ast::File> modules;
   std::vector<ast::File> rule_files;
   diag::Diagnostics diagnostics;
+  std::vector<RuleToggle> toggles;  // set by the caller before check()
+  std::vector<TunedRule> tuned;     // filled by check(): every rule an override or toggle touched
   const ast::File* find_module(std::string_view name) const;
 };
 

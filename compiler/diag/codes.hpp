@@ -28,9 +28,12 @@ namespace seam::diag {
   X(AmbiguousName, "E0110", "ambiguous-name")                                             \
   X(ModuleNotUsed, "E0111", "module-not-used")                                            \
   X(UnknownEnumValue, "E0112", "unknown-enum-value")                                       \
+  X(UnknownList, "E0113", "unknown-list")                                                 \
+  X(UnknownOverrideTarget, "E0114", "unknown-override-target")                            \
   X(DuplicateName, "E0201", "duplicate-name")                                             \
   X(DuplicateModule, "E0202", "duplicate-module")                                         \
   X(DuplicateClause, "E0203", "duplicate-clause")                                         \
+  X(ConflictingOverride, "E0204", "conflicting-override")                                 \
   X(UnitMismatch, "E0301", "unit-mismatch")                                               \
   X(TypeMismatch, "E0302", "type-mismatch")                                               \
   X(MissingUnit, "E0303", "missing-unit")                                                 \
@@ -50,6 +53,7 @@ namespace seam::diag {
   X(BadWindow, "E0506", "bad-window")                                                     \
   X(MissingClause, "E0507", "missing-clause")                                             \
   X(BadGroup, "E0508", "bad-group")                                                       \
+  X(BadOverride, "E0509", "bad-override")                                                 \
   X(StateNeverSet, "W0001", "state-never-set")                                            \
   X(RuleNeverFires, "W0002", "rule-never-fires")                                          \
   X(UnusedUse, "W0003", "unused-use")                                                     \

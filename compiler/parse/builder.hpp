@@ -1,6 +1,7 @@
 #pragma once
 // Turns the parse tree of one declaration into its AST node, with exact source ranges, decoded
 // literals and the problems only a built value can show (E0005, E0203, holes in messages).
+#include <map>
 #include <optional>
 #include <string>
 
@@ -55,10 +56,20 @@ class Builder {
   ast::RouteDecl route(const Node& n);
   std::string doc(const Node& decl) const;
 
+  // tuning and sets (builder_tuning.cpp)
+  ast::ExprPtr membership(const Node& compare);
+  std::vector<ast::ExprPtr> set_items(const Node& set_literal);
+  ast::ListDecl list(const Node& n);
+  ast::ToggleDecl toggle(const Node& n);
+  ast::OverrideDecl override_rule(const Node& n);
+
   const SourceFile& source_;
   diag::Diagnostics& diags_;
   std::string module_;
-  bool where_from_comparison_ = false;  // a shorthand's `> 10ms`, which one `where` may join
+  bool where_from_comparison_ = false;
+  std::map<std::string, std::vector<ast::ExprPtr>>
+      lists_;  // `list` items, by name, for `x in NAME`  // a shorthand's `> 10ms`, which one `where` may
+               // join
 };
 
 }  // namespace seam::parse

@@ -30,6 +30,9 @@ ast::Decl Builder::declaration(const Node& n) {
   if (n.is_type<g::shorthand>()) return shorthand(n);
   if (n.is_type<g::metric_decl>()) return metric(n);
   if (n.is_type<g::output_decl>()) return output(n);
+  if (n.is_type<g::override_decl>()) return override_rule(n);
+  if (n.is_type<g::toggle_decl>()) return toggle(n);
+  if (n.is_type<g::list_decl>()) return list(n);
   return route(n);
 }
 

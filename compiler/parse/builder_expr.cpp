@@ -134,6 +134,7 @@ ast::ExprPtr Builder::expr(const Node& n) {
 
   auto e = std::make_unique<ast::Expr>();
   e->range = range(n);
+  if (n.is_type<g::compare>() && n.children[1]->is_type<g::membership>()) return membership(n);
   if (n.is_type<g::compare>()) {
     ast::ExprPtr lhs = expr(*n.children[0]);
     ast::ExprPtr rhs = expr(*n.children[2]);

@@ -70,6 +70,7 @@ const char* clause_name(const Node& c) {
   if (c.is_type<g::alert_clause>()) return "alert";
   if (c.is_type<g::with_clause>()) return "with";
   if (c.is_type<g::group_clause>()) return "group";
+  if (c.is_type<g::tags_clause>()) return "tags";
   return "limit";
 }
 
@@ -110,6 +111,12 @@ void Builder::rule_clause(const Node& c, ast::RuleDecl& r) {
     duplicate = !r.with.empty();
     if (!duplicate)
       for (const auto& item : c.children) r.with.push_back(ident(*item));
+  } else if (c.is_type<g::except_clause>()) {
+    r.excepts.push_back(expr(*c.children[0]));  // several exceptions: none of them may hold
+  } else if (c.is_type<g::tags_clause>()) {
+    duplicate = !r.tags.empty();
+    if (!duplicate)
+      for (const auto& item : c.children) r.tags.push_back(ident(*item));
   } else if (c.is_type<g::group_clause>()) {
     duplicate = r.group.has_value();
     if (!duplicate) r.group = group(c);

@@ -100,6 +100,16 @@ SEAM_WORD(kw_fexit, "fexit");
 SEAM_WORD(kw_perf, "perf");
 SEAM_WORD(kw_interval, "interval");
 SEAM_WORD(kw_enum, "enum");
+// Tuning and sets (contextual too): see the tuning section below.
+SEAM_WORD(kw_override, "override");
+SEAM_WORD(kw_disable, "disable");
+SEAM_WORD(kw_enable, "enable");
+SEAM_WORD(kw_tag, "tag");
+SEAM_WORD(kw_tags, "tags");
+SEAM_WORD(kw_threshold, "threshold");
+SEAM_WORD(kw_except, "except");
+SEAM_WORD(kw_list, "list");
+SEAM_WORD(kw_in, "in");
 #undef SEAM_WORD
 
 #define SEAM_PUNCT(name, text, ...)           \
@@ -205,7 +215,19 @@ struct bit_xor : chain<tok<bxor_op>, bit_and> {
 struct bit_or : chain<tok<bor_op>, bit_xor> {
   static constexpr const char* what = "an expression";
 };
-struct compare : seq<bit_or, opt<tok<cmpop>, must<bit_or>>> {};
+// `id in (futex, poll)`, `id not in waiting`: a set of constants, written out or a named list.
+struct set_item : sor<number, string_lit, qualname> {
+  static constexpr const char* what = "a number, string or name";
+};
+struct set_literal : seq<tok<lparen>, must<tok<set_item>>, star<tok<comma>, must<tok<set_item>>>, must<tok<rparen>>> {
+};
+struct set_body : sor<set_literal, tok<ident>> {
+  static constexpr const char* what = "'(' and a list of values, or a list's name";
+};
+struct in_op : tok<kw_in> {};
+struct not_in_op : seq<tok<kw_not>, tok<kw_in>> {};
+struct membership : seq<sor<not_in_op, in_op>, must<set_body>> {};
+struct compare : seq<bit_or, opt<sor<membership, seq<tok<cmpop>, must<bit_or>>>>> {};
 struct not_expr;
 struct negation : seq<tok<kw_not>, must<nest<not_expr>>> {};
 struct not_expr : sor<negation, compare> {
@@ -354,8 +376,12 @@ struct limit_clause
     : seq<tok<kw_limit>, must<tok<integer>>, must<tok<kw_per>>, must<duration>, opt<limit_scope>> {};
 // `group within 10s`: identical alerts (same rule, process and stack) in the window become one.
 struct group_clause : seq<tok<kw_group>, must<tok<kw_within>>, must<duration>> {};
+// `tags syscalls, noisy` and `except comm == "batchjob"` (an exception: the rule holds only when it
+// does not). Neither word may start a shorthand line that follows the rule.
+struct tags_clause : seq<tok<kw_tags>, not_at<shorthand_ahead>, ident_list> {};
+struct except_clause : seq<tok<kw_except>, not_at<shorthand_ahead>, must<expr>> {};
 struct clause : sor<on_clause, where_clause, while_clause, after_clause, when_clause, alert_clause,
-                    with_clause, limit_clause, group_clause> {};
+                    with_clause, limit_clause, group_clause, tags_clause, except_clause> {};
 struct rule_decl : seq<tok<kw_rule>, must<tok<ident>>, star<clause>> {};
 
 struct metric_count : tok<kw_count> {};
@@ -379,6 +405,22 @@ struct output_decl : seq<tok<kw_output>, must<tok<ident>>, must<tok<equals>>, mu
 
 struct route_decl : seq<tok<kw_route>, must<expr>, must<tok<arrow>>, ident_list> {};
 
+// ---------------------------------------------------------------- tuning
+// `override rule NAME` and clauses that change a rule declared elsewhere; `disable rule a, b`,
+// `enable tag t`; `list NAME = (...)`. Their words are keywords only at these places.
+struct threshold_clause : seq<tok<kw_threshold>, must<tok<number>>> {};
+struct override_toggle : seq<tok<sor<kw_disable, kw_enable>>, not_at<skip, sor<kw_tag, kw_rule>>> {};
+struct override_clause : sor<threshold_clause, where_clause, except_clause, alert_clause, limit_clause, tags_clause,
+                             override_toggle> {};
+struct override_decl : seq<tok<kw_override>, tok<kw_rule>, must<tok<ident>>, star<override_clause>> {};
+struct toggle_by_tag : seq<tok<kw_tag>, ident_list> {};
+struct toggle_by_name : seq<tok<kw_rule>, ident_list> {};
+struct toggle_target : sor<toggle_by_tag, toggle_by_name> {
+  static constexpr const char* what = "'rule NAME' or 'tag NAME'";
+};
+struct toggle_decl : seq<tok<sor<kw_disable, kw_enable>>, at<skip, sor<kw_tag, kw_rule>>, must<toggle_target>> {};
+struct list_decl : seq<tok<kw_list>, tok<ident>, tok<equals>, must<set_literal>> {};
+
 // `cudaStreamSynchronize > 10ms while gil_held -> alert with ustack`
 struct lead_compare : seq<tok<cmpop>, must<expr>> {};
 struct shorthand_clause : sor<where_clause, while_clause, after_clause> {};
@@ -387,14 +429,16 @@ struct shorthand : seq<tok<qualname>, at<shorthand_ahead>, opt<lead_compare>, st
                        opt<group_clause>> {};
 
 struct decl : sor<module_decl, use_decl, library_decl, span_decl, point_decl, alias_decl, state_decl,
-                  rule_decl, metric_decl, output_decl, route_decl, enum_decl, shorthand> {
+                  rule_decl, metric_decl, output_decl, route_decl, enum_decl, override_decl, toggle_decl,
+                  list_decl, shorthand> {
   static constexpr const char* what = "a declaration";
 };
 
 // What starts a declaration at the beginning of a line: where parse_file resumes after an error.
 struct decl_start : sor<kw_module, kw_use, kw_library, kw_span, kw_point, kw_alias, kw_state, kw_rule,
                         kw_metric, kw_output, kw_route, seq<kw_enum, tok<ident>, tok<lparen>>,
-                        seq<ident, shorthand_ahead>> {};
+                        seq<kw_override, tok<kw_rule>>, seq<sor<kw_disable, kw_enable>, skip, sor<kw_tag, kw_rule>>,
+                        seq<kw_list, tok<ident>, tok<equals>>, seq<ident, shorthand_ahead>> {};
 
 // What parse_file runs, one declaration at a time (so that it can recover between them).
 struct one_decl : must<decl> {};

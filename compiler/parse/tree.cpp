@@ -28,7 +28,10 @@ using Selector = pt::selector<
         g::args, g::results, g::param, g::metric_count, g::metric_sum, g::metric_hist, g::by_clause,
         g::output_stdout, g::output_json, g::output_webhook, g::output_format, g::lead_compare,
         g::enum_decl, g::enum_value, g::enum_value_number, g::indexed, g::array_len, g::table, g::computed,
-        g::mul_op, g::add_op, g::shift_op, g::band_op, g::bxor_op, g::bor_op>,
+        g::mul_op, g::add_op, g::shift_op, g::band_op, g::bxor_op, g::bor_op, g::membership, g::in_op,
+        g::not_in_op, g::set_literal, g::tags_clause, g::except_clause, g::threshold_clause,
+        g::override_toggle, g::override_decl, g::toggle_decl, g::toggle_by_tag, g::toggle_by_name, g::list_decl,
+        g::kw_disable, g::kw_enable>,
     pt::fold_one::on<g::compare, g::and_expr, g::or_expr, g::product, g::sum, g::shifted, g::bit_and,
                      g::bit_xor, g::bit_or>>;
 

@@ -1,5 +1,6 @@
 #include "runtime/run/metrics_service.hpp"
 
+#include "runtime/run/metric_summary.hpp"
 #include "runtime/run/user_space_alert.hpp"
 
 namespace seam::runtime {
@@ -34,6 +35,15 @@ std::optional<std::string> MetricsService::listen(const std::string& address) {
 void MetricsService::set_self(metrics::SelfStats self) {
   std::lock_guard<std::mutex> lock(self_mutex_);
   self_ = std::move(self);
+}
+
+std::string MetricsService::summary(int64_t now_ns) {
+  std::lock_guard<std::mutex> lock(engine_mutex_);
+  if (plan_->metrics.empty()) return "";
+  engine_->sample(now_ns);
+  std::string out;
+  for (const plan::Metric& m : plan_->metrics) out += metric_summary(m, engine_->series(m.name));
+  return out;
 }
 
 void MetricsService::tick(int64_t now_ns, const std::function<void(uint32_t, Alert&)>& emit) {

@@ -28,6 +28,8 @@ class MetricsService {
   uint16_t port() const { return server_.port(); }
   // Once a second: sample, then emit an alert for every windowed rule whose condition holds.
   void tick(int64_t now_ns, const std::function<void(uint32_t rule_id, Alert&)>& emit);
+  // Samples now and renders every metric for the terminal (metric_summary.hpp); "" without any.
+  std::string summary(int64_t now_ns);
   // What /metrics reports about seam itself; copied under a lock for the server's thread.
   void set_self(metrics::SelfStats self);
 

@@ -2,12 +2,15 @@
 
 #include <dirent.h>
 #include <sys/resource.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <thread>
 
@@ -259,13 +262,24 @@ SessionResult Session::run() {
                 probes});
   for (auto& s : sinks_) s->flush();
   units_changed();
+  if (options_.on_ready) options_.on_ready();
 
   auto emit_user_space = [&](uint32_t rule_id, Alert& alert) {
     if (rule_id < metric_rules_.size())
       metric_rules_[rule_id].first->write_alert(metric_rules_[rule_id].second, alert);
   };
   if (!options_.listen.empty()) {
-    if (auto error = metrics_->listen(options_.listen))
+    if (auto error = metrics_->listen(options_.listen); error && options_.listen_required) {
+      notice(Notice{plan::Severity::Error,
+                    "metrics-unavailable",
+                    "cannot serve metrics on " + options_.listen + " (--listen): " + *error,
+                    {},
+                    0});
+      for (auto& [p, u] : units_) u->stop();
+      for (auto& s : sinks_) s->flush();
+      result_.exit_code = 1;
+      return result_;
+    } else if (error)
       notice(Notice{plan::Severity::Warning,
                     "metrics-unavailable",
                     "cannot serve metrics on " + options_.listen + ": " + *error,
@@ -292,8 +306,19 @@ SessionResult Session::run() {
 
   int64_t deadline = options_.duration_ms > 0 ? started + options_.duration_ms : 0;
   int64_t next_rescan = now_ms() + options_.rescan_ms, next_second = now_ms() + 1000;
+  int64_t next_report = options_.report_ms > 0 ? now_ms() + options_.report_ms : 0;
+  auto print_summary = [&] {
+    std::string text = metrics_->summary(now_ms() * 1000000);
+    for (auto& s : sinks_) s->flush();
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+  };
   while (!(options_.stop && options_.stop->load()) && !(deadline && now_ms() >= deadline)) {
     wait_and_consume(options_.poll_ms);
+    if (options_.finished && options_.finished()) {
+      notice(Notice{plan::Severity::Info, "target-exited", "the command exited; stopping", {}, 0});
+      break;
+    }
     int64_t now = now_ms();
     while (!pending_scans_.empty() && pending_scans_.front().first <= now) {
       pid_t pid = pending_scans_.front().second;
@@ -317,8 +342,21 @@ SessionResult Session::run() {
     if (compiling_.valid() && compiling_.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
       apply_reload(compiling_.get());
     if (now >= next_second) {
+      // --pid: like bpftrace -p, the run ends with its process.
+      if (options_.pid && ::kill(*options_.pid, 0) != 0 && errno == ESRCH) {
+        notice(Notice{plan::Severity::Info,
+                      "target-exited",
+                      "process " + std::to_string(*options_.pid) + " exited; stopping",
+                      {},
+                      0});
+        break;
+      }
       for (auto& [path, unit] : units_) unit->every_second();
       symbols_.forget_exited(now, 10000);
+      if (next_report && now >= next_report) {
+        print_summary();
+        next_report = now + options_.report_ms;
+      }
       metrics_->tick(now_ms() * 1000000, emit_user_space);
       metrics_->set_self(self_stats());
       if (auto n = pods_reporter_->check()) notice(std::move(*n));
@@ -327,6 +365,10 @@ SessionResult Session::run() {
     for (auto& [path, unit] : units_) unit->flush();
   }
   if (compiling_.valid()) compiling_.wait();  // a reload in flight is dropped
+  if (options_.summary_at_exit || options_.report_ms > 0) {
+    for (auto& [path, unit] : units_) unit->flush();
+    print_summary();
+  }
   int64_t detach_start = now_ms();
   size_t links = 0;
   // Every unit's probes at once (a unit's detach mostly waits in the kernel), then each unit

@@ -3,6 +3,7 @@
 // processes and libraries, deliver records to the outputs, and detach everything on the way out.
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,8 +39,16 @@ struct SessionOptions {
   int rescan_ms = 500;                      // full rescan for libraries loaded by dlopen
   const std::atomic<bool>* stop = nullptr;  // set by a signal handler
   uint32_t exec_notice_rule = 0xffffffffu;
-  std::string listen;     // Prometheus /metrics and /healthz ("" for none)
-  double compile_ms = 0;  // for seam's own metrics
+  std::string listen;                  // Prometheus /metrics and /healthz ("" for none)
+  bool listen_required = false;
+  // The metrics' terminal summary on stdout (metric_summary.hpp): at exit, and every report_ms.
+  bool summary_at_exit = false;
+  // -c CMD: called once every probe is attached (the command may start), and polled: true ends
+  // the run (the command exited).
+  std::function<void()> on_ready;
+  std::function<bool()> finished;
+  int64_t report_ms = 0;        // --listen given: failing to serve it is an error, not a warning
+  double compile_ms = 0;               // for seam's own metrics
   std::shared_ptr<PodDirectory> pods;  // --pods: pod name and namespace on alerts (null: UID only)
   std::string pods_shown_url;          // for its notices
 };

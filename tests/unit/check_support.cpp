@@ -5,7 +5,7 @@
 
 namespace seam::test {
 
-check::Program check_files(const std::vector<TextFile>& files) {
+check::Program check_files(const std::vector<TextFile>& files, const std::vector<check::RuleToggle>& toggles) {
   check::LoadOptions options;
   options.stdlib_dirs = {SEAM_SOURCE_DIR "/stdlib"};
   check::Program program = check::load({}, options);
@@ -17,18 +17,20 @@ check::Program check_files(const std::vector<TextFile>& files) {
     else
       program.rule_files.push_back(std::move(file));
   }
+  program.toggles = toggles;
   check::check(program);
   return program;
 }
 
-std::string lint_files(const std::vector<TextFile>& files) {
-  check::Program program = check_files(files);
+std::string lint_files(const std::vector<TextFile>& files, const std::vector<check::RuleToggle>& toggles) {
+  check::Program program = check_files(files, toggles);
   // Only the test's own files: the stdlib's health has its own test.
   diag::Diagnostics mine;
   for (const diag::Diagnostic& d : program.diagnostics.all()) {
     if (d.path.rfind(SEAM_SOURCE_DIR "/stdlib/", 0) == 0) continue;
     diag::Diagnostic& copy = d.severity == diag::Severity::Warning ? mine.warning(d.code, d.range, d.message)
-                                                                   : mine.error(d.code, d.range, d.message);
+                             : d.range.valid() ? mine.error(d.code, d.range, d.message)
+                                               : mine.file_error(d.code, d.path, d.message);
     copy.hints = d.hints;
   }
   return diag::render_text(mine);

@@ -1,0 +1,33 @@
+#pragma once
+// `seam run -e 'RULE'` and `seam run -`: rule text from the command line or standard input,
+// written to a private directory (mode 0700, removed at exit) so that the run's rule units, the
+// reload watcher and the rule-file safety check see an ordinary file. A one-liner needs no `use`:
+// the modules that declare the events, aliases and states its words name are used for it.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace seam::cli {
+
+class AdhocRules {
+ public:
+  AdhocRules() = default;
+  AdhocRules(const AdhocRules&) = delete;
+  AdhocRules& operator=(const AdhocRules&) = delete;
+  ~AdhocRules();
+
+  // Writes `text` as NAME.seam (with a `use` line added when it has none); the path, or an error.
+  std::optional<std::string> add(const std::string& name, std::string text,
+                                 const std::vector<std::string>& stdlib_dirs, std::string* error);
+
+ private:
+  std::string dir_;
+  std::vector<std::string> files_;
+};
+
+// The modules (of the stdlib in `stdlib_dirs`) that declare a name the text uses, as a plain word
+// (`cudaStreamSynchronize`, `gil_held`) or as the first part of a dotted one (`cuda.malloc`).
+std::vector<std::string> modules_named_by(const std::string& text,
+                                          const std::vector<std::string>& stdlib_dirs);
+
+}  // namespace seam::cli

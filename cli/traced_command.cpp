@@ -1,0 +1,83 @@
+#include "cli/traced_command.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <linux/magic.h>
+
+namespace seam::cli {
+
+std::string cgroup2_root() {
+  struct statfs fs {};
+  for (const char* p : {"/sys/fs/cgroup/unified", "/sys/fs/cgroup"})
+    if (::statfs(p, &fs) == 0 && fs.f_type == CGROUP2_SUPER_MAGIC) return p;
+  return "";
+}
+
+std::optional<std::string> TracedCommand::start(const std::string& command, const std::string& cgroup_root) {
+  if (cgroup_root.empty()) return "no cgroup v2 hierarchy is mounted (needed to follow the command's children)";
+  cgroup_ = cgroup_root + "/seam-run-" + std::to_string(::getpid());
+  if (::mkdir(cgroup_.c_str(), 0755) != 0 && errno != EEXIST)
+    return "cannot create the cgroup " + cgroup_ + ": " + std::strerror(errno);
+  struct stat st {};
+  if (::stat(cgroup_.c_str(), &st) != 0) return "cannot read the cgroup " + cgroup_ + ": " + std::strerror(errno);
+  cgroup_id_ = st.st_ino;  // a cgroup v2 id is its directory's inode
+  int pipe_fds[2];
+  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return std::string("pipe: ") + std::strerror(errno);
+  std::string procs = cgroup_ + "/cgroup.procs";
+  pid_ = ::fork();
+  if (pid_ < 0) return std::string("fork: ") + std::strerror(errno);
+  if (pid_ == 0) {
+    ::close(pipe_fds[1]);
+    int fd = ::open(procs.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || ::write(fd, "0", 1) != 1) _exit(126);  // "0": the writing process itself
+    ::close(fd);
+    char c;
+    while (::read(pipe_fds[0], &c, 1) < 0 && errno == EINTR) {
+    }
+    // EOF without a byte: seam gave up before the probes were attached.
+    if (c != 'g') _exit(125);
+    ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  ::close(pipe_fds[0]);
+  go_fd_ = pipe_fds[1];
+  return std::nullopt;
+}
+
+void TracedCommand::release() {
+  if (go_fd_ < 0) return;
+  char go = 'g';
+  if (::write(go_fd_, &go, 1) != 1) {
+  }
+  ::close(go_fd_);
+  go_fd_ = -1;
+}
+
+bool TracedCommand::exited() {
+  if (pid_ <= 0) return exit_code_ >= 0;
+  int status = 0;
+  pid_t r = ::waitpid(pid_, &status, WNOHANG);
+  if (r != pid_) return false;
+  exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  pid_ = -1;
+  return true;
+}
+
+TracedCommand::~TracedCommand() {
+  if (go_fd_ >= 0) ::close(go_fd_);  // a held command exits without running
+  if (pid_ > 0) {
+    ::kill(pid_, SIGTERM);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+  }
+  if (!cgroup_.empty()) ::rmdir(cgroup_.c_str());  // fails while a child of the command lives on
+}
+
+}  // namespace seam::cli

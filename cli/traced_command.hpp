@@ -1,0 +1,40 @@
+#pragma once
+// `seam run -c CMD`: the command is started before the rules compile (so that its pid is known)
+// but held before exec until every probe is attached, in a cgroup of its own (cgroup v2), so that
+// the rules see it and every child it starts, and nothing else. The run ends when it exits.
+#include <sys/types.h>
+
+#include <optional>
+#include <string>
+
+namespace seam::cli {
+
+class TracedCommand {
+ public:
+  TracedCommand() = default;
+  TracedCommand(const TracedCommand&) = delete;
+  TracedCommand& operator=(const TracedCommand&) = delete;
+  ~TracedCommand();  // kills a command still held or running, removes the cgroup
+
+  // Forks `sh -c CMD` into a new cgroup under `cgroup_root`; returns an error message.
+  std::optional<std::string> start(const std::string& command, const std::string& cgroup_root);
+  uint64_t cgroup_id() const { return cgroup_id_; }
+  pid_t pid() const { return pid_; }
+  // Lets the command exec (once the probes are attached).
+  void release();
+  // True once it has exited (reaped); its exit status is then in exit_code().
+  bool exited();
+  int exit_code() const { return exit_code_; }
+
+ private:
+  pid_t pid_ = -1;
+  int go_fd_ = -1;  // closing it lets the child exec
+  std::string cgroup_;
+  uint64_t cgroup_id_ = 0;
+  int exit_code_ = -1;
+};
+
+// Where cgroup v2 is mounted: /sys/fs/cgroup/unified on a hybrid host, else /sys/fs/cgroup.
+std::string cgroup2_root();
+
+}  // namespace seam::cli

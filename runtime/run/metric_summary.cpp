@@ -1,0 +1,138 @@
+#include "runtime/run/metric_summary.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "runtime/metrics/window_math.hpp"
+
+namespace seam::runtime {
+
+namespace {
+
+constexpr int kBarWidth = 40;
+
+std::string number_text(double v) {
+  char buf[32];
+  if (v == std::floor(v) && std::fabs(v) < 1e15)
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+std::string labels_text(const metrics::Labels& labels) {
+  if (labels.empty()) return "(all)";
+  std::string out;
+  for (const auto& [k, v] : labels) out += (out.empty() ? "" : " ") + k + "=" + v;
+  return out;
+}
+
+const char* kind_text(plan::MetricKind k) {
+  switch (k) {
+    case plan::MetricKind::Count: return "count";
+    case plan::MetricKind::Sum: return "sum";
+    case plan::MetricKind::Hist: return "hist";
+  }
+  return "?";
+}
+
+// Bucket i holds (2^(i-1), 2^i] base units, bucket 0 [0, 1] (plan::kHistBuckets).
+std::string bucket_text(size_t i, plan::FieldUnit unit) {
+  if (i == 0) return "[0, " + unit_text(1, unit) + "]";
+  return "(" + unit_text(std::ldexp(1.0, static_cast<int>(i) - 1), unit) + ", " +
+         unit_text(std::ldexp(1.0, static_cast<int>(i)), unit) + "]";
+}
+
+void histogram(std::string& out, const metrics::Series& s, plan::FieldUnit unit) {
+  out += "  " + labels_text(s.labels) + ": " + std::to_string(s.count) + " values";
+  if (s.count > 0) {
+    out += ", avg " + unit_text(static_cast<double>(s.sum) / static_cast<double>(s.count), unit);
+    for (double q : {0.5, 0.9, 0.99})
+      if (auto v = metrics::bucket_quantile(s.buckets, q))
+        out += ", p" + number_text(q * 100) + " " + unit_text(*v, unit);
+  }
+  out += "\n";
+  size_t first = s.buckets.size(), last = 0;
+  uint64_t most = 0;
+  for (size_t i = 0; i < s.buckets.size(); ++i)
+    if (s.buckets[i] > 0) {
+      first = std::min(first, i);
+      last = i;
+      most = std::max(most, s.buckets[i]);
+    }
+  if (most == 0) return;
+  std::vector<std::string> ranges;
+  size_t width = 0;
+  for (size_t i = first; i <= last; ++i) {
+    ranges.push_back(bucket_text(i, unit));
+    width = std::max(width, ranges.back().size());
+  }
+  for (size_t i = first; i <= last; ++i) {
+    const std::string& range = ranges[i - first];
+    int bar = static_cast<int>((s.buckets[i] * kBarWidth + most - 1) / most);
+    char count[24];
+    std::snprintf(count, sizeof count, "%8llu", static_cast<unsigned long long>(s.buckets[i]));
+    out += "    " + range + std::string(width - range.size(), ' ') + " " + count + " |" + std::string(bar, '@') +
+           std::string(kBarWidth - bar, ' ') + "|\n";
+  }
+}
+
+}  // namespace
+
+std::string unit_text(double value, plan::FieldUnit unit) {
+  char buf[32];
+  if (unit == plan::FieldUnit::Ns) {
+    static const struct {
+      double scale;
+      const char* suffix;
+    } kTimes[] = {{3600e9, "h"}, {60e9, "m"}, {1e9, "s"}, {1e6, "ms"}, {1e3, "us"}, {1, "ns"}};
+    for (const auto& t : kTimes)
+      if (std::fabs(value) >= t.scale || t.scale == 1) {
+        std::snprintf(buf, sizeof buf, "%.4g%s", value / t.scale, t.suffix);
+        return buf;
+      }
+  }
+  if (unit == plan::FieldUnit::Bytes) {
+    static const char* const kSizes[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int i = 0;
+    while (std::fabs(value) >= 1024 && i < 4) {
+      value /= 1024;
+      ++i;
+    }
+    std::snprintf(buf, sizeof buf, "%.4g%s", value, kSizes[i]);
+    return buf;
+  }
+  return number_text(value);
+}
+
+std::string metric_summary(const plan::Metric& metric, const std::vector<metrics::Series>& series) {
+  if (series.empty()) return "";
+  std::string out = "metric " + metric.name + " (" + kind_text(metric.kind);
+  if (!metric.labels.empty()) {
+    out += " by";
+    for (size_t i = 0; i < metric.labels.size(); ++i) out += (i ? ", " : " ") + metric.labels[i].name;
+  }
+  out += ")";
+  if (!metric.origin.empty()) out += " from " + metric.origin;
+  out += "\n";
+  std::vector<const metrics::Series*> sorted;
+  for (const metrics::Series& s : series) sorted.push_back(&s);
+  // The busiest series first; the overflow series last.
+  std::stable_sort(sorted.begin(), sorted.end(), [](const metrics::Series* a, const metrics::Series* b) {
+    if (a->other != b->other) return b->other;
+    return a->count > b->count;
+  });
+  for (const metrics::Series* s : sorted) {
+    if (metric.kind == plan::MetricKind::Hist)
+      histogram(out, *s, metric.unit);
+    else if (metric.kind == plan::MetricKind::Sum)
+      out += "  " + labels_text(s->labels) + ": " + unit_text(static_cast<double>(s->sum), metric.unit) + " in " +
+             std::to_string(s->count) + " events\n";
+    else
+      out += "  " + labels_text(s->labels) + ": " + std::to_string(s->count) + "\n";
+  }
+  return out + "\n";
+}
+
+}  // namespace seam::runtime

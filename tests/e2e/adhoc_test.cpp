@@ -1,0 +1,104 @@
+// Ad-hoc investigations end to end: the design card's one-liner with -e (no `use`), rules on
+// standard input with -c (the command and its children traced, the run ending with it, the
+// metrics' summary at exit), and --dry-run naming the fixture library and a live process.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "support/seam_process.hpp"
+#include "support/test_support.hpp"
+
+namespace seam::test {
+namespace {
+
+using std::chrono::seconds;
+
+// Loads the fixture with ctypes.PyDLL (the call keeps the GIL), says "ready", waits for "go",
+// then calls cudaStreamSynchronize for argv[2] microseconds argv[3] times.
+constexpr const char* kCaller = R"(
+import ctypes, sys
+held = ctypes.PyDLL(sys.argv[1])
+held.cudaStreamSynchronize.argtypes = [ctypes.c_void_p]
+print("ready", flush=True)
+sys.stdin.readline()
+for _ in range(int(sys.argv[3])):
+    held.cudaStreamSynchronize(ctypes.c_void_p(int(sys.argv[2])))
+print("done", flush=True)
+)";
+
+TEST(Adhoc, TheDesignCardsOneLinerNeedsNoUse) {
+  SEAM_REQUIRE_ROOT();
+  TempDir dir;
+  Child caller({test_python(), "-c", kCaller, std::string(SEAM_FIXTURE_DIR) + "/libcudart.so.12", "20000", "2"});
+  ASSERT_TRUE(caller.wait_for_line("ready", seconds(10)));
+  SeamRun seam(dir.path(), {"-e", "cudaStreamSynchronize > 10ms while gil_held -> alert with ustack", "--pid",
+                            std::to_string(caller.pid()), "--listen", "off"});
+  ASSERT_TRUE(seam.wait_for_notice("attached", "libcudart.so.12", seconds(60))) << seam.stderr_text();
+  ASSERT_TRUE(seam.wait_for_notice("attached", "libpython", seconds(10))) << seam.stderr_text();
+  caller.send_line("go");
+  EXPECT_TRUE(caller.wait_for_line("done", seconds(20)));
+  EXPECT_EQ(caller.wait(), 0);
+  EXPECT_TRUE(wait_until([&] { return seam.alerts().size() >= 2; }, seconds(10))) << seam.stderr_text();
+  // --pid: the run ends by itself once its process has exited.
+  EXPECT_TRUE(wait_until([&] { return !seam.running(); }, seconds(10))) << seam.stderr_text();
+  EXPECT_EQ(seam.stop(), 0) << seam.stderr_text();
+  std::vector<nlohmann::json> alerts = seam.alerts("cudaStreamSynchronize_L1");
+  ASSERT_EQ(alerts.size(), 2u) << seam.stderr_text();
+  EXPECT_EQ(alerts[0]["ustack"][0].value("symbol", ""), "cudaStreamSynchronize") << alerts[0].dump();
+  EXPECT_EQ(seam.notices("target-exited").size(), 1u) << seam.stderr_text();
+}
+
+TEST(Adhoc, StdinRulesWithACommandAndTheSummaryAtExit) {
+  SEAM_REQUIRE_ROOT();
+  TempDir dir;
+  std::string out = dir.path() + "/out.jsonl";
+  CommandResult r = run_command(
+      {SEAM_EXE, "run", "-", "-c", "sleep 0.02; sleep 0.02; sleep 0.02", "--listen", "off", "-o", "json:" + out,
+       "--duration", "120"},
+      "metric naps on syscalls.any where id == clock_nanosleep hist duration\n"
+      "syscalls.any where id == clock_nanosleep and duration > 5ms -> alert info \"nap {duration}\" with pid\n");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  // The three sleeps are children of the command's shell: each is traced, each its own process.
+  std::set<pid_t> pids;
+  size_t alerts = 0;
+  std::string text = read_file(out);
+  for (size_t at = 0; at < text.size();) {
+    size_t end = text.find('\n', at);
+    nlohmann::json line = nlohmann::json::parse(text.substr(at, end - at));
+    at = end == std::string::npos ? text.size() : end + 1;
+    if (line.value("rule", "") != "any_L2") continue;
+    ++alerts;
+    pids.insert(line.value("pid", 0));
+  }
+  EXPECT_EQ(alerts, 3u) << text;
+  EXPECT_EQ(pids.size(), 3u) << text;
+  // The summary: the histogram's count is the number of calls made, in one bucket of bars.
+  EXPECT_NE(r.out.find("metric naps (hist) from "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  (all): 3 values, avg "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(16.78ms, 33.55ms]        3 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|"), std::string::npos)
+      << r.out;
+}
+
+TEST(Adhoc, DryRunNamesTheLibraryAndTheProcess) {
+  SEAM_REQUIRE_ROOT();
+  std::string lib = std::string(SEAM_FIXTURE_DIR) + "/libcudart.so.12";
+  Child caller({std::string(SEAM_FIXTURE_DIR) + "/cuda_caller", lib, "1", "0"});
+  ASSERT_TRUE(caller.wait_for_line("ready", seconds(10)));
+  CommandResult r = run_command({SEAM_EXE, "run", "--dry-run", std::string(SEAM_SOURCE_DIR) + "/rules"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  size_t rule = r.out.find("rule malloc_in_steady_state (");
+  ASSERT_NE(rule, std::string::npos) << r.out;
+  size_t next = r.out.find("\nrule ", rule + 1);
+  std::string block = r.out.substr(rule, next - rule);
+  EXPECT_NE(block.find("    uprobe cudart:cudaMalloc"), std::string::npos) << block;
+  EXPECT_NE(block.find(lib), std::string::npos) << block;
+  EXPECT_NE(block.find(std::to_string(caller.pid())), std::string::npos) << block;
+  // Nothing was loaded: no BPF program of seam's exists after it (it never attached).
+  EXPECT_EQ(r.err.find("probes attached"), std::string::npos) << r.err;
+  caller.send_line("go");
+  EXPECT_EQ(caller.wait(), 0);
+}
+
+}  // namespace
+}  // namespace seam::test
