@@ -15,16 +15,19 @@
 #include "cli/commands.hpp"
 #include "cli/compile_rules.hpp"
 #include "cli/compile_unit.hpp"
+#include "cli/default_paths.hpp"
 #include "cli/pods_flags.hpp"
 #include "cli/routes.hpp"
+#include "cli/run_bundle.hpp"
+#include "compiler/bundle/bundle.hpp"
 #include "runtime/load/features.hpp"
 #include "runtime/load/task_storage_probe.hpp"
 #include "runtime/output/sink.hpp"
 #include "runtime/output/webhook_options.hpp"
-#include "runtime/safety/rule_file_safety.hpp"
 #include "runtime/run/parallel_for.hpp"
 #include "runtime/run/reload_plan.hpp"
 #include "runtime/run/session.hpp"
+#include "runtime/safety/rule_file_safety.hpp"
 
 namespace seam::cli {
 
@@ -34,20 +37,6 @@ std::atomic<bool> g_stop{false};
 std::atomic<bool> g_reload{false};
 void on_signal(int) { g_stop.store(true); }
 void on_hangup(int) { g_reload.store(true); }
-
-// rules/ next to the binary's install tree, else in the current directory, else the source tree.
-std::string default_rules_dir() {
-  std::error_code ec;
-  std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  for (const std::filesystem::path& p : {exe.parent_path() / "../rules", exe.parent_path() / "../share/seam/rules",
-                                         std::filesystem::path("rules")})
-    if (std::filesystem::is_directory(p, ec)) return std::filesystem::weakly_canonical(p, ec).string();
-#ifdef SEAM_SOURCE_RULES
-  return SEAM_SOURCE_RULES;
-#else
-  return "rules";
-#endif
-}
 
 struct RunFlags {
   CompileOptions compile;
@@ -104,6 +93,19 @@ int run(RunFlags& flags) {
     }
     sinks.push_back(std::move(*sink));
   }
+  if (flags.compile.paths.size() == 1 && bundle::is_bundle_file(flags.compile.paths[0])) {
+    if (flags.pid > 0 || !flags.cgroup.empty()) {
+      std::cerr << "seam run: " << flags.compile.paths[0]
+                << ": --pid and --cgroup are compiled into the programs; a bundle runs without them\n";
+      return 2;
+    }
+  } else {
+    for (const std::string& path : flags.compile.paths)
+      if (bundle::is_bundle_file(path)) {
+        std::cerr << "seam run: " << path << " is a bundle: run it alone, not with rule files\n";
+        return 2;
+      }
+  }
   if (flags.pid > 0) flags.compile.codegen.target_pid = static_cast<uint32_t>(flags.pid);
   if (!flags.cgroup.empty()) {
     struct stat st {};
@@ -124,6 +126,24 @@ int run(RunFlags& flags) {
   if (!pods) {
     std::cerr << "seam run: " << pods.error() << "\n";
     return 2;
+  }
+  if (flags.compile.paths.size() == 1 && bundle::is_bundle_file(flags.compile.paths[0])) {
+    struct sigaction sa {};
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+    BundleRun run;
+    run.path = flags.compile.paths[0];
+    run.load = {flags.compile.lower.ringbuf_bytes, flags.allow_insecure_rules};
+    run.sinks = std::move(sinks);
+    run.duration_s = flags.duration_s;
+    run.listen = flags.listen == "off" ? "" : flags.listen;
+    run.watch = !flags.no_watch;
+    run.pods = std::move(*pods);
+    run.pods_shown_url = runtime::redact_url(flags.pods.url);
+    run.stop = &g_stop;
+    run.reload = &g_reload;
+    return run_bundle(std::move(run));
   }
   // All the files together first, as `seam lint` sees them: every diagnostic (also those across
   // files: a route to an output another file declares), the safety check, the declared outputs.
@@ -200,7 +220,8 @@ int run(RunFlags& flags) {
 Command add_run(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand("run", "Compile rules, attach their probes and report every match");
   auto flags = std::make_shared<RunFlags>();
-  app->add_option("paths", flags->compile.paths, "Rule files or directories (default: the rules/ pack)");
+  app->add_option("paths", flags->compile.paths,
+                  "Rule files or directories, or one bundle of `seam build` (default: the rules/ pack)");
   app->add_option("--stdlib", flags->compile.extra_stdlib_dirs, "Extra module directory (repeatable)");
   app->add_option("-o,--output", flags->outputs, "stdout, json or json:PATH (repeatable; default stdout)");
   app->add_option("--duration", flags->duration_s, "Stop after this many seconds");

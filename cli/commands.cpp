@@ -3,12 +3,17 @@
 #include <CLI/CLI.hpp>
 #include <vector>
 
+#include "cli/version.hpp"
+
 namespace seam::cli {
 
 int run_main(int argc, char** argv) {
   CLI::App app{"seam: declarative probe rules for GPU inference hosts"};
   app.require_subcommand(1);
-  std::vector<Command> commands = {add_lint(app), add_compile(app), add_run(app), add_stdlib(app)};
+  app.set_version_flag(
+      "--version", [] { return version_text(); }, "Print the version, git revision, libbpf and clang");
+  std::vector<Command> commands = {add_lint(app), add_compile(app), add_run(app), add_build(app),
+                                   add_stdlib(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
