@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -11,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "cli/default_rules.hpp"
 #include "cli/rule_toggles.hpp"
+#include "compiler/bundle/bundle.hpp"
 #include "compiler/check/check.hpp"
 #include "compiler/diag/render.hpp"
 
@@ -32,7 +34,28 @@ bool unreadable_input(const diag::Diagnostics& diags) {
   return false;
 }
 
+// A bundle of `seam build` was checked when it was built: lint says whether this seam can run it.
+// Returns 0 when it can, 2 when it cannot (not a bundle, corrupt, another engine ABI).
+int lint_bundle(const std::string& path) {
+  bundle::Decoded decoded = bundle::read_file(path);
+  if (!decoded.bundle) {
+    std::cout << "error: " << decoded.error << "\n";
+    return 2;
+  }
+  const bundle::Bundle& b = *decoded.bundle;
+  std::cout << path << ": bundle of " << b.variants.front().plan.rules.size() << " rules from "
+            << b.sources.size() << " files, built by " << b.engine_version << " on " << b.built_on_kernel
+            << "; runs here\n";
+  return 0;
+}
+
 int lint(const LintOptions& options) {
+  if (!options.paths.empty() &&
+      std::all_of(options.paths.begin(), options.paths.end(), bundle::is_bundle_file)) {
+    int code = 0;
+    for (const std::string& path : options.paths) code = std::max(code, lint_bundle(path));
+    return code;
+  }
   check::LoadOptions load;
   load.stdlib_dirs = check::default_stdlib_dirs();
   load.stdlib_dirs.insert(load.stdlib_dirs.end(), options.stdlib_dirs.begin(), options.stdlib_dirs.end());

@@ -26,6 +26,9 @@
 #include "cli/rule_toggles.hpp"
 #include "cli/traced_command.hpp"
 #include "cli/tuning_files.hpp"
+#include "cli/default_paths.hpp"
+#include "cli/run_bundle.hpp"
+#include "compiler/bundle/bundle.hpp"
 #include "runtime/load/features.hpp"
 #include "runtime/load/task_storage_probe.hpp"
 #include "runtime/output/sink.hpp"
@@ -201,6 +204,19 @@ int run(RunFlags& flags) {
     }
     sinks.push_back(std::move(*sink));
   }
+  if (flags.compile.paths.size() == 1 && bundle::is_bundle_file(flags.compile.paths[0])) {
+    if (flags.pid > 0 || !flags.cgroup.empty()) {
+      std::cerr << "seam run: " << flags.compile.paths[0]
+                << ": --pid and --cgroup are compiled into the programs; a bundle runs without them\n";
+      return 2;
+    }
+  } else {
+    for (const std::string& path : flags.compile.paths)
+      if (bundle::is_bundle_file(path)) {
+        std::cerr << "seam run: " << path << " is a bundle: run it alone, not with rule files\n";
+        return 2;
+      }
+  }
   if (flags.pid > 0) flags.compile.codegen.target_pid = static_cast<uint32_t>(flags.pid);
   if (!flags.cgroup.empty()) {
     struct stat st {};
@@ -225,6 +241,24 @@ int run(RunFlags& flags) {
   if (!pods) {
     std::cerr << "seam run: " << pods.error() << "\n";
     return 2;
+  }
+  if (flags.compile.paths.size() == 1 && bundle::is_bundle_file(flags.compile.paths[0])) {
+    struct sigaction sa {};
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+    BundleRun run;
+    run.path = flags.compile.paths[0];
+    run.load = {flags.compile.lower.ringbuf_bytes, flags.allow_insecure_rules};
+    run.sinks = std::move(sinks);
+    run.duration_s = flags.duration_s;
+    run.listen = flags.listen == "off" ? "" : flags.listen;
+    run.watch = !flags.no_watch;
+    run.pods = std::move(*pods);
+    run.pods_shown_url = runtime::redact_url(flags.pods.url);
+    run.stop = &g_stop;
+    run.reload = &g_reload;
+    return run_bundle(std::move(run));
   }
   // All the files together first, as `seam lint` sees them: every diagnostic (also those across
   // files: a route to an output another file declares), the safety check, the declared outputs.
@@ -328,7 +362,7 @@ Command add_run(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand("run", "Compile rules, attach their probes and report every match");
   auto flags = std::make_shared<RunFlags>();
   app->add_option("paths", flags->compile.paths,
-                  "Rule files or directories, - for standard input (default: the rules/ pack)");
+                  "Rule files or directories, - for standard input, or one bundle of `seam build` (default: the rules/ pack)");
   app->add_option("-e,--expr", flags->expressions,
                   "Run this rule text (a one-liner needs no `use`; repeatable)")
       ->allow_extra_args(false);

@@ -6,12 +6,17 @@
 #include "cli/help_docs.hpp"
 #include <vector>
 
+#include "cli/version.hpp"
+
 namespace seam::cli {
 
 int run_main(int argc, char** argv) {
   CLI::App app{"seam: declarative probe rules for GPU inference hosts"};
   app.require_subcommand(1);
-  std::vector<Command> commands = {add_lint(app), add_compile(app), add_run(app), add_stdlib(app)};
+  app.set_version_flag(
+      "--version", [] { return version_text(); }, "Print the version, git revision, libbpf and clang");
+  std::vector<Command> commands = {add_lint(app), add_compile(app), add_run(app), add_build(app),
+                                   add_stdlib(app)};
   // Made from the definitions above (help_docs.hpp), so they say what --help says.
   std::string shell;
   CLI::App* completion = app.add_subcommand("completion", "Print a shell completion script (bash)");

@@ -15,7 +15,12 @@ packages=(
   prometheus                                       # tests: a real Prometheus scraping seam; promtool check metrics
   python3 curl                                     # curl: tests read /metrics
   systemtap-sdt-dev                                # tests: <sys/sdt.h> for the USDT fixture
+  runc                                             # tests: the container image and a containerised workload
+  systemd python3-yaml                             # tests: systemd-analyze verify on the unit; the manifests' fields
 )
+# tests: `kubectl kustomize` renders deploy/kubernetes/ offline; Debian packages kubectl as
+# kubernetes-client (take it only where no kubectl is installed already).
+command -v kubectl >/dev/null 2>&1 || packages+=(kubernetes-client)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

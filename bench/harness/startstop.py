@@ -3,6 +3,7 @@ probing the same functions; detach time on SIGTERM. 5. Peak RSS of seam run is r
 import os
 import re
 import statistics
+import subprocess
 import tempfile
 
 from . import tracers
@@ -59,6 +60,20 @@ def seam_cold_warm(art, reps, paths, label, log):
     return summarize(cold), warm_summary, cold[-1]["libraries"]
 
 
+def bundle_cold(art, reps, log):
+    """The default pack from a bundle of `seam build` (target: ready in at most 100 ms): nothing is
+    compiled, so each run is as cold as the first; a fresh cache dir proves no object is reused."""
+    bundle = os.path.join(art.out, "default-pack.seamb")
+    subprocess.run([art.seam, "build", "-o", bundle], check=True, cwd=art.repo)
+    runs = []
+    for rep in range(reps):
+        r = one_seam_run(art, tempfile.mkdtemp(prefix="seam-bench-bundle-"), "seam-bundle", [bundle])
+        runs.append(r)
+        log(f"  bundle     rep {rep + 1}/{reps}: ready {r['ready_s'] * 1e3:7.1f} ms, {r.get('probes')} probes, "
+            f"attach {r.get('session_attach_ms')} ms in seam")
+    return summarize(runs)
+
+
 def measure(art, reps, log):
     """The whole default pack (rules/), and its two CUDA/GIL rules alone (gil.seam, malloc.seam),
     which is what the bpftrace script does too."""
@@ -67,6 +82,7 @@ def measure(art, reps, log):
     pair = [os.path.join(art.repo, "rules", f) for f in ("gil.seam", "malloc.seam")]
     out["pair_cold"], out["pair_warm"], libraries = seam_cold_warm(art, reps, pair, "gil+malloc", log)
     out["pair_libraries"] = libraries
+    out["bundle_cold"] = bundle_cold(art, reps, log)
     bt = []
     # bpftrace probes the same library files the seam runs found, the same functions.
     cudarts = [p for p in libraries if "cudart" in p] or ["/usr/local/cuda/lib/libcudart.so.13"]

@@ -52,6 +52,7 @@ void RulesWatcher::add_watches() {
     if (!fs::is_directory(path, ec)) {
       fs::path parent = fs::path(path).parent_path();
       add(parent.empty() ? "." : parent.string());
+      files_.insert(fs::path(path).filename().string());  // any name given as a file: a bundle too
       continue;
     }
     add(path);
@@ -78,7 +79,7 @@ bool RulesWatcher::poll(int64_t now_ms) {
         continue;
       }
       bool dir = (ev->mask & IN_ISDIR) != 0;
-      bool seam_file = ev->len > 0 && ends_with(ev->name, ".seam");
+      bool seam_file = ev->len > 0 && (ends_with(ev->name, ".seam") || files_.count(ev->name));
       bool self = (ev->mask & (IN_DELETE_SELF | IN_MOVE_SELF)) != 0;
       if (!(dir || seam_file || self || (ev->mask & IN_Q_OVERFLOW))) continue;  // swap files, temp files
       if (dir && (ev->mask & (IN_CREATE | IN_MOVED_TO))) new_dirs = true;

@@ -1,10 +1,11 @@
 #pragma once
 // Watches the rule paths with inotify and says when a reload is due: any change to a `*.seam`
-// file (written, renamed over, created, deleted) or to a folder below a watched directory,
-// debounced so that an editor's burst of writes makes one reload. Non-blocking; the session
-// calls poll() from its loop.
+// file or to a path given as a file (a bundle) (written, renamed over, created, deleted) or to a folder below
+// a watched directory, debounced so that an editor's burst of writes makes one reload. Non-blocking; the
+// session calls poll() from its loop.
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,7 @@ class RulesWatcher {
   std::vector<std::string> paths_;
   int fd_ = -1;
   std::map<int, std::string> dirs_;  // watch descriptor -> folder
+  std::set<std::string> files_;      // names of the paths given as files (a bundle need not end in .seam)
   Debouncer debounce_;
   std::string error_;
 };

@@ -1,0 +1,105 @@
+// `seam build [PATH...] -o FILE`: compile rule files (with clang, on a build host or in CI) into
+// one bundle that `seam run FILE` loads on hosts without clang or kernel headers
+// (compiler/bundle/bundle.hpp). All the files become one object, checked together as `seam lint`
+// checks them; a variant is built for kernels with and without task-local storage.
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli/commands.hpp"
+#include "cli/compile_rules.hpp"
+#include "cli/default_paths.hpp"
+#include "cli/routes.hpp"
+#include "cli/version.hpp"
+#include "compiler/build/content_hash.hpp"
+#include "compiler/bundle/bundle.hpp"
+
+namespace seam::cli {
+
+namespace {
+
+struct BuildFlags {
+  CompileOptions compile;
+  std::string output;
+};
+
+std::string this_kernel() {
+  utsname u{};
+  if (uname(&u) != 0) return "";
+  return std::string(u.sysname) + " " + u.release + " " + u.machine;
+}
+
+// Writes next to the target and renames over it: a seam watching the bundle sees one complete file.
+bool write_atomically(const std::string& path, const std::vector<uint8_t>& bytes) {
+  std::string tmp = path + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    if (!out.flush()) {
+      std::remove(tmp.c_str());
+      return false;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
+int build(BuildFlags& flags) {
+  if (flags.compile.paths.empty()) flags.compile.paths.push_back(default_rules_dir());
+  bundle::Bundle out;
+  out.engine_version = engine_version();
+  out.built_on_kernel = this_kernel();
+  std::string first_c;
+  for (bool task_storage : {false, true}) {
+    CompileOptions options = flags.compile;
+    options.lower.task_storage = task_storage;
+    // Diagnostics once: the second variant's would repeat the first's.
+    std::ostringstream quiet;
+    CompiledRules rules = compile_rules(options, task_storage ? quiet : std::cerr);
+    if (!rules.ok) return 1;
+    if (task_storage && rules.generated.c_source == first_c)
+      break;  // nothing per-thread: one variant fits all
+    build::BuildResult built = build_rules(rules, std::cerr);
+    if (!built.ok) return 1;
+    if (!task_storage) {
+      first_c = rules.generated.c_source;
+      for (const auto& source : rules.program.sources)
+        out.sources.push_back({source->path(), build::hash_file(source->path())});
+      out.outputs = declared_outputs(rules.program);
+    }
+    out.variants.push_back({task_storage, std::move(rules.lowered.plan), std::move(built.object)});
+  }
+  std::vector<uint8_t> bytes = bundle::encode(out);
+  if (!write_atomically(flags.output, bytes)) {
+    std::cerr << "seam build: cannot write " << flags.output << ": " << std::strerror(errno) << "\n";
+    return 1;
+  }
+  size_t rules = out.variants.front().plan.rules.size();
+  std::cerr << "seam build: " << flags.output << ": " << rules << " rules from " << out.sources.size()
+            << " files, " << out.variants.size() << (out.variants.size() == 1 ? " variant, " : " variants, ")
+            << bytes.size() << " bytes\n";
+  return 0;
+}
+
+}  // namespace
+
+Command add_build(CLI::App& parent) {
+  CLI::App* app = parent.add_subcommand("build", "Compile rule files into a bundle that runs without clang");
+  auto flags = std::make_shared<BuildFlags>();
+  app->add_option("paths", flags->compile.paths, "Rule files or directories (default: the rules/ pack)");
+  app->add_option("--stdlib", flags->compile.extra_stdlib_dirs, "Extra module directory (repeatable)");
+  app->add_option("-o,--output", flags->output, "The bundle file to write")->required();
+  return {app, [flags] { return build(*flags); }};
+}
+
+}  // namespace seam::cli

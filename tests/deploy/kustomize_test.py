@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""deploy/kubernetes/ renders offline with `kubectl kustomize`, and the objects have what the
+DaemonSet needs: hostPID, the capabilities (and nothing else, not privileged), the mounts,
+rules from the generated ConfigMap, /healthz probes, the node name for --pods; a PodMonitor on
+the metrics port; a PrometheusRule over the windowed metrics. Usage: kustomize_test.py SOURCE_DIR"""
+import subprocess
+import sys
+
+import yaml
+
+src = sys.argv[1]
+out = subprocess.run(["kubectl", "kustomize", f"{src}/deploy/kubernetes"], check=True, capture_output=True, text=True)
+objs = {(o["kind"], o["metadata"]["name"]): o for o in yaml.safe_load_all(out.stdout) if o}
+failures = []
+
+
+def check(what, ok):
+    if not ok:
+        failures.append(what)
+
+
+kinds = {k for k, _ in objs}
+for kind in ("Namespace", "ServiceAccount", "DaemonSet", "ConfigMap", "PodMonitor", "PrometheusRule"):
+    check(f"a {kind}", kind in kinds)
+ds = objs[("DaemonSet", "seam")]
+check("everything in namespace seam", all(o["metadata"].get("namespace") == "seam"
+                                          for (k, _), o in objs.items() if k not in ("Namespace", "ClusterRole", "ClusterRoleBinding")))
+pod = ds["spec"]["template"]["spec"]
+check("hostPID", pod.get("hostPID") is True)
+c = pod["containers"][0]
+sc = c["securityContext"]
+check("not privileged", sc.get("privileged") is False)
+check("drops every other capability", sc["capabilities"]["drop"] == ["ALL"])
+check("the capability list", sorted(sc["capabilities"]["add"]) == ["BPF", "DAC_READ_SEARCH", "PERFMON", "SYS_PTRACE", "SYS_RESOURCE"])
+check("read-only root filesystem", sc.get("readOnlyRootFilesystem") is True)
+mounts = {m["mountPath"]: m for m in c["volumeMounts"]}
+volumes = {v["name"]: v for v in pod["volumes"]}
+for path, host in (("/sys/kernel/debug", "/sys/kernel/debug"), ("/sys/fs/bpf", "/sys/fs/bpf"),
+                   ("/sys/fs/cgroup", "/sys/fs/cgroup"), ("/host/proc", "/proc")):
+    m = mounts.get(path)
+    check(f"{path} mounted from the host's {host}", m is not None and volumes[m["name"]].get("hostPath", {}).get("path") == host)
+rules = mounts.get("/etc/seam/rules.d")
+cm_name = rules and volumes[rules["name"]].get("configMap", {}).get("name")
+check("rules from the generated ConfigMap", cm_name is not None and cm_name.startswith("seam-rules-") and ("ConfigMap", cm_name) in objs)
+if cm_name and ("ConfigMap", cm_name) in objs:
+    data = objs[("ConfigMap", cm_name)]["data"]
+    check("the ConfigMap holds rule files", "use cuda" in data.get("gil.seam", ""))
+args = c["args"]
+check("runs the rules directory", args[:2] == ["run", "/etc/seam/rules.d"])
+check("--pods with the node name", "--pods" in args and args[args.index("--pods") + 1] == "https://$(NODE_NAME):10250/pods")
+env = {e["name"]: e for e in c.get("env", [])}
+check("NODE_NAME from spec.nodeName", env.get("NODE_NAME", {}).get("valueFrom", {}).get("fieldRef", {}).get("fieldPath") == "spec.nodeName")
+check("listens on all addresses", "0.0.0.0:9401" in args)
+for probe in ("livenessProbe", "readinessProbe"):
+    check(f"{probe} on /healthz", c.get(probe, {}).get("httpGet", {}).get("path") == "/healthz")
+check("metrics port 9401", any(p["containerPort"] == 9401 and p["name"] == "metrics" for p in c["ports"]))
+sel = ds["spec"]["selector"]["matchLabels"]
+check("the selector matches the pod", all(ds["spec"]["template"]["metadata"]["labels"].get(k) == v for k, v in sel.items()))
+pm = objs[("PodMonitor", "seam")]
+check("the PodMonitor selects the pods", all(ds["spec"]["template"]["metadata"]["labels"].get(k) == v
+                                              for k, v in pm["spec"]["selector"]["matchLabels"].items()))
+check("the PodMonitor scrapes /metrics on the metrics port", pm["spec"]["podMetricsEndpoints"][0] == {**pm["spec"]["podMetricsEndpoints"][0], "port": "metrics", "path": "/metrics"})
+exprs = [r["expr"] for g in objs[("PrometheusRule", "seam")]["spec"]["groups"] for r in g["rules"]]
+check("a windowed p99 rule over seam_sync_latency", any("histogram_quantile(0.99" in e and "seam_sync_latency_bucket[1m]" in e for e in exprs))
+check("seam's drops alert", any("seam_rule_dropped_total" in e for e in exprs))
+if failures:
+    print("kustomize_test: missing: " + "; ".join(failures), file=sys.stderr)
+    sys.exit(1)
+print(f"kustomize_test: ok ({len(objs)} objects)")
