@@ -15,7 +15,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/compile_rules.hpp"
-#include "cli/default_paths.hpp"
+#include "cli/default_rules.hpp"
 #include "cli/routes.hpp"
 #include "cli/version.hpp"
 #include "compiler/build/content_hash.hpp"

@@ -26,7 +26,6 @@
 #include "cli/rule_toggles.hpp"
 #include "cli/traced_command.hpp"
 #include "cli/tuning_files.hpp"
-#include "cli/default_paths.hpp"
 #include "cli/run_bundle.hpp"
 #include "compiler/bundle/bundle.hpp"
 #include "runtime/load/features.hpp"
