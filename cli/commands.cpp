@@ -11,7 +11,8 @@ namespace seam::cli {
 int run_main(int argc, char** argv) {
   CLI::App app{"seam: declarative probe rules for GPU inference hosts"};
   app.require_subcommand(1);
-  std::vector<Command> commands = {add_lint(app), add_compile(app), add_run(app), add_stdlib(app)};
+  std::vector<Command> commands = {add_lint(app), add_compile(app), add_run(app), add_stdlib(app),
+                                   add_probes(app)};
   // Made from the definitions above (help_docs.hpp), so they say what --help says.
   std::string shell;
   CLI::App* completion = app.add_subcommand("completion", "Print a shell completion script (bash)");
