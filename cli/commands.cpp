@@ -15,8 +15,8 @@ int run_main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag(
       "--version", [] { return version_text(); }, "Print the version, git revision, libbpf and clang");
-  std::vector<Command> commands = {add_lint(app), add_compile(app), add_run(app), add_build(app),
-                                   add_stdlib(app)};
+  std::vector<Command> commands = {add_lint(app),  add_compile(app), add_run(app),
+                                   add_build(app), add_stdlib(app),  add_probes(app)};
   // Made from the definitions above (help_docs.hpp), so they say what --help says.
   std::string shell;
   CLI::App* completion = app.add_subcommand("completion", "Print a shell completion script (bash)");

@@ -2,6 +2,8 @@
 // each declaration checked in source order, then the file-wide warnings.
 #include "compiler/check/check.hpp"
 
+#include <algorithm>
+
 #include "compiler/check/checker.hpp"
 #include "compiler/check/suggest.hpp"
 #include "compiler/check/tuning.hpp"
@@ -182,6 +184,11 @@ void Checker::run() {
     if (d.severity == diag::Severity::Error)
       for (auto& t : tables_)
         if (t->file->source && t->file->source->path() == d.path) t->has_unresolved = true;
+  // A file whose rules tuning disabled may use a module nothing left refers to: not a finding.
+  for (auto& t : tables_)
+    if (t->file->source && std::find(program_.trimmed_files.begin(), program_.trimmed_files.end(),
+                                     t->file->source->path()) != program_.trimmed_files.end())
+      t->has_unresolved = true;
   for (auto& t : tables_) check_uses(*t);
   for (auto& t : tables_) check_libraries(*t);
   for (auto& t : tables_) check_rule_counts(*t);

@@ -243,11 +243,14 @@ class Tuner {
         t.rule->where = join_and(std::move(t.rule->where), negate(std::move(e)));
       t.rule->excepts.clear();
     }
-    for (ast::File& f : program_.rule_files)
+    for (ast::File& f : program_.rule_files) {
+      size_t before = f.decls.size();
       std::erase_if(f.decls, [&](const ast::Decl& d) {
         const auto* r = std::get_if<ast::RuleDecl>(&d);
         return r && disabled.count(r);
       });
+      if (f.decls.size() != before && f.source) program_.trimmed_files.push_back(f.source->path());
+    }
   }
 
   TunedRule describe(const Target& t, bool is_disabled, const std::string& by) {

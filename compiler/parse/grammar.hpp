@@ -220,6 +220,7 @@ struct set_item : sor<number, string_lit, qualname> {
   static constexpr const char* what = "a number, string or name";
 };
 struct set_literal : seq<tok<lparen>, must<tok<set_item>>, star<tok<comma>, must<tok<set_item>>>, must<tok<rparen>>> {
+  static constexpr const char* what = "'(' and a list of values";
 };
 struct set_body : sor<set_literal, tok<ident>> {
   static constexpr const char* what = "'(' and a list of values, or a list's name";

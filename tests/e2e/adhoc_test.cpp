@@ -100,5 +100,22 @@ TEST(Adhoc, DryRunNamesTheLibraryAndTheProcess) {
   EXPECT_EQ(caller.wait(), 0);
 }
 
+TEST(Adhoc, ProbesListsALibrarysFunctionsAndTheDeclaredEvents) {
+  SEAM_REQUIRE_ROOT();
+  std::string lib = std::string(SEAM_FIXTURE_DIR) + "/libcudart.so.12";
+  Child caller({std::string(SEAM_FIXTURE_DIR) + "/cuda_caller", lib, "1", "0"});
+  ASSERT_TRUE(caller.wait_for_line("ready", seconds(10)));
+  CommandResult r = run_command({SEAM_EXE, "probes", "cudart:cudaStream*"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("span cuda.stream_sync = cudart:cudaStreamSynchronize\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("uprobe cudart:cudaStreamSynchronize  # " + lib + "\n"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("cudaMalloc"), std::string::npos) << r.out;
+  caller.send_line("go");
+  EXPECT_EQ(caller.wait(), 0);
+  r = run_command({SEAM_EXE, "probes", "cudrt:*"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "seam probes: no module declares a library named 'cudrt'\n");
+}
+
 }  // namespace
 }  // namespace seam::test

@@ -58,7 +58,7 @@ TEST(CliOperator, LintDisableByTagAndUnknownNames) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.out,
             "--disable futex_wait_slwo: error[E0114]: no rule is named 'futex_wait_slwo'\n"
-            "      = hint: did you mean futex_wait_slow?\n\n1 error, 0 warnings\n");
+            "  = hint: did you mean futex_wait_slow?\n\n1 error, 0 warnings\n");
 }
 
 TEST(CliOperator, RunPidThatDoesNotExistIsAnError) {
