@@ -2,6 +2,7 @@
 # The first command of the README: install what is missing, build seam, and run its main job,
 # the default rule pack, against the bundled demo: a Python inference-like loop that calls a
 # CUDA runtime (the fixture libcudart.so.12) with and without the GIL. Needs root (BPF).
+# Arguments go to `seam run` (`bash scripts/demo.sh --listen 127.0.0.1:9500 -o json:/tmp/a.jsonl`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-deps.sh
@@ -20,4 +21,4 @@ done
 demo=$!
 trap 'kill $demo 2>/dev/null || true' EXIT
 echo "seam: tracing the demo (pid $demo) with the default rules for ${SEAM_DEMO_SECONDS:-15} s..." >&2
-./build/seam run rules/ --duration "${SEAM_DEMO_SECONDS:-15}"
+./build/seam run rules/ --duration "${SEAM_DEMO_SECONDS:-15}" "$@"

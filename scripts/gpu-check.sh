@@ -37,13 +37,6 @@ prepare() {
   du -sh "$kit" | awk '{print "gpu-check: kit " $1 " in " $2}'
 }
 
-# seam through the kit's own loader and libraries.
-kit_seam() {
-  local loader
-  loader=$(ls "$kit"/lib/ld-linux*.so* | head -1)
-  "$loader" --library-path "$kit/lib" "$kit/seam" "$@"
-}
-
 http_get() {  # http_get PATH: seam's metrics server, without curl
   exec 3<>"/dev/tcp/127.0.0.1/$port" || return 1
   printf 'GET %s HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' "$1" >&3
@@ -58,9 +51,13 @@ run() {
   local summary=$OUT/summary.txt
   : >"$summary"
   { uname -a; command -v nvidia-smi >/dev/null && nvidia-smi -L || echo "no nvidia-smi"; } >>"$summary" 2>&1
-  kit_seam run "$kit/default-pack.seamb" --listen "127.0.0.1:$port" --output "json:$OUT/alerts.jsonl" \
-    2>"$OUT/seam-stderr.txt" &
+  local loader
+  loader=$(ls "$kit"/lib/ld-linux*.so* | head -1)
+  # Started directly (not in a subshell), so that $! is seam itself and SIGTERM reaches it.
+  "$loader" --library-path "$kit/lib" "$kit/seam" run "$kit/default-pack.seamb" --listen "127.0.0.1:$port" \
+    --output "json:$OUT/alerts.jsonl" 2>"$OUT/seam-stderr.txt" &
   local seam_pid=$!
+  trap 'kill -TERM "$seam_pid" 2>/dev/null; wait "$seam_pid" 2>/dev/null' EXIT
   for _ in $(seq 600); do
     grep -q '"notice":"ready"' "$OUT/alerts.jsonl" 2>/dev/null && break
     kill -0 "$seam_pid" 2>/dev/null || { echo "seam exited before it was ready" >>"$summary"; cat "$OUT/seam-stderr.txt" >&2; exit 1; }
@@ -69,7 +66,7 @@ run() {
   grep -o '"notice":"ready"[^}]*' "$OUT/alerts.jsonl" >>"$summary" || echo "seam: no ready notice" >>"$summary"
 
   local program_rc=0 python_rc=skipped
-  LD_LIBRARY_PATH="$kit/lib" "$kit/gpuspin" 5 20 >"$OUT/program.txt" 2>&1 &
+  LD_LIBRARY_PATH="$kit/lib" "$kit/gpuspin" 5 20 1000 >"$OUT/program.txt" 2>&1 &
   local program_pid=$!
   wait "$program_pid" || program_rc=$?
   echo "gpuspin (pthread mutex as the GIL) pid $program_pid exit $program_rc: $(tail -1 "$OUT/program.txt")" >>"$summary"
@@ -77,7 +74,7 @@ run() {
   if command -v "$python" >/dev/null &&
     [[ $("$python" -c 'import sysconfig; print(sysconfig.get_config_var("Py_ENABLE_SHARED"))' 2>/dev/null) == 1 ]]; then
     python_rc=0
-    LD_LIBRARY_PATH="$kit/lib" "$python" "$kit/gil.py" "$kit/libgpuspin.so" 5 20 >"$OUT/python.txt" 2>&1 &
+    LD_LIBRARY_PATH="$kit/lib" "$python" "$kit/gil.py" "$kit/libgpuspin.so" 5 20 1000 >"$OUT/python.txt" 2>&1 &
     local python_pid=$!
     wait "$python_pid" || python_rc=$?
     echo "gil.py ($("$python" -V 2>&1)) pid $python_pid exit $python_rc: $(tail -1 "$OUT/python.txt")" >>"$summary"
@@ -88,6 +85,7 @@ run() {
   http_get /metrics >"$OUT/metrics.txt" 2>/dev/null || echo "metrics: unreachable" >>"$summary"
   kill -TERM "$seam_pid"
   wait "$seam_pid" || echo "seam exit $?" >>"$summary"
+  trap - EXIT
   echo "alerts by rule:" >>"$summary"
   grep -o '"rule":"[^"]*"' "$OUT/alerts.jsonl" | sort | uniq -c >>"$summary" || true
   grep -o '"notice":"[a-z-]*"' "$OUT/alerts.jsonl" | sort | uniq -c >>"$summary" || true

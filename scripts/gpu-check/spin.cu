@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 __global__ void spin(long long cycles) {
   long long start = clock64();
@@ -43,6 +44,10 @@ static pthread_mutex_t fake_gil = PTHREAD_MUTEX_INITIALIZER;
 
 int main(int argc, char** argv) {
   int rounds = argc > 1 ? atoi(argv[1]) : 5, ms = argc > 2 ? atoi(argv[2]) : 20;
+  // A new process's libraries are probed a moment after its exec: wait that long before the
+  // first call, as a server's start-up would (without a driver the calls take no time at all).
+  int start_delay_ms = argc > 3 ? atoi(argv[3]) : 1000;
+  usleep(static_cast<useconds_t>(start_delay_ms) * 1000);
   int failed = 0;
   for (int i = 0; i < rounds; ++i) {
     pthread_mutex_lock(&fake_gil);  // "GIL held"

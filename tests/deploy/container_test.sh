@@ -39,10 +39,10 @@ echo "container_test: image root filesystem $((size / 1024 / 1024)) MB ($size by
 [[ ! -e $work/oci/rootfs/bin/sh && ! -e $work/oci/rootfs/usr/bin/clang ]] || fail "the image has a shell or clang"
 
 python3 "$src/tests/deploy/oci_config.py" "$work/oci" --host-pid \
-  --args /usr/bin/seam run /usr/share/seam/rules.seamb --listen off --output json:/out/alerts.jsonl \
-  --caps BPF PERFMON SYS_PTRACE DAC_READ_SEARCH SYS_RESOURCE \
+  --caps BPF PERFMON SYS_PTRACE DAC_READ_SEARCH SYS_ADMIN \
   --bind /sys/kernel/debug:/sys/kernel/debug /sys/kernel/tracing:/sys/kernel/tracing \
-         /sys/fs/cgroup:/sys/fs/cgroup:ro "$work/out:/out"
+         /sys/fs/cgroup:/sys/fs/cgroup:ro "$work/out:/out" \
+  -- /usr/bin/seam run /usr/share/seam/rules.seamb --listen off --output json:/out/alerts.jsonl
 runc run --detach --bundle "$work/oci" "$id" </dev/null >"$work/seam.log" 2>&1 || fail "runc run failed"
 wait_for 60 grep -q '"notice":"ready"' "$work/out/alerts.jsonl" || fail "seam in the container did not get ready"
 

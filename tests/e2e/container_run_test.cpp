@@ -43,7 +43,7 @@ class Container {
     std::string hex = run_command({"sh", "-c", "head -c 32 /dev/urandom | sha256sum | cut -c1-64"}).out;
     id_ = hex.substr(0, 64);
     std::vector<std::string> config = {
-        "python3", std::string(SEAM_SOURCE_DIR) + "/tests/deploy/oci_config.py", bundle, "--args"};
+        "python3", std::string(SEAM_SOURCE_DIR) + "/tests/deploy/oci_config.py", bundle, "--"};
     config.insert(config.end(), args.begin(), args.end());
     CommandResult c = run_command(config);
     ok_ = c.exit_code == 0;
