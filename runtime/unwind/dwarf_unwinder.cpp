@@ -215,7 +215,8 @@ DwarfUnwinder::~DwarfUnwinder() {
 
 bool DwarfUnwinder::remember(pid_t pid) {
   std::optional<std::string_view> maps = elf::read_file_view(elf::proc_path(pid, "maps").c_str(), maps_buf_);
-  if (!maps) return false;
+  // An exiting process (a zombie) still has a maps file, empty: keep what was seen alive.
+  if (!maps || (maps->empty() && processes_.count(pid))) return false;
   remember_maps(pid, std::string(*maps));
   return true;
 }
