@@ -124,7 +124,9 @@ TEST_F(Unwind, CtypesCallUnwindsThroughLibffiIntoTheInterpreter) {
       ffi |= module.find("libffi.so") != std::string::npos;
       ctypes |= module.find("_ctypes") != std::string::npos;
       eval |= module == python && f.value("function", "") == "_PyEval_EvalFrameDefault";
-      if (f.value("kind", "") == "native") EXPECT_NE(module, "[unknown]") << stack.dump();
+      if (f.value("kind", "") == "native") {
+        EXPECT_NE(module, "[unknown]") << stack.dump();
+      }
     }
     EXPECT_TRUE(ffi) << stack.dump();
     EXPECT_TRUE(ctypes) << stack.dump();
