@@ -30,7 +30,9 @@ def one_run(art, rule, copy_kib, n, log):
         caller.wait_line(lambda s, l: s == "out" and l == "ready", 10)
         existing = set(cost.prog_stats())
         seam.start()
-        ids = set(cost.prog_stats()) - existing
+        # seam's programs on the probed functions are named site<N>; another tool that loads
+        # programs meanwhile (a shared machine) must not count.
+        ids = {i for i, st in cost.prog_stats().items() if i not in existing and st[0].startswith("site")}
         before = {i: s for i, s in cost.prog_stats().items() if i in ids}
         caller.send("go\n")
         caller.wait_line(lambda s, l: s == "out" and l.startswith("cpu"), 600)
@@ -60,10 +62,19 @@ def measure(art, unwind_bench, n, reps, bench_n, log):
             rows["fp"].append(one_run(art, rule, 0, n, log))
     finally:
         cost.set_bpf_stats(old)
-    med = lambda rs: sorted(r["ns_per_call"] for r in rs)[len(rs) // 2]  # noqa: E731
+    # A dropped record copies nothing: a run whose ring filled (reported drops) understates the
+    # copy, so it is left out where a run without drops exists.
+    def med(rs):
+        clean = [r for r in rs if r["drops_reported"] == 0] or rs
+        return sorted(r["ns_per_call"] for r in clean)[len(clean) // 2]
+
     copy_ns = med(rows["copy"]) - med(rows["fp"])
     out = {"calls": n, "reps": reps, "rows": rows, "copy_8k_ns": round(copy_ns, 1)}
     log(f"  the 8 KiB copy costs {copy_ns:.0f} ns per record in the kernel")
+    if not unwind_bench or not os.path.exists(unwind_bench):
+        out["user_space_error"] = f"no unwind_bench at {unwind_bench!r} (cmake --build BUILD --target unwind_bench)"
+        log("  " + out["user_space_error"])
+        return out
     res = subprocess.run([unwind_bench, str(bench_n), "16"], capture_output=True, text=True, timeout=300)
     if res.returncode == 0:
         out["user_space"] = json.loads(res.stdout.strip().splitlines()[-1])

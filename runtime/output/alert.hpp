@@ -60,7 +60,7 @@ struct AlertStack {
   std::vector<StackFrame> frames;
   // Why the stack stops before its outermost frame, when that is known: "stack copy ends",
   // "truncated: no CFI for libfoo.so". Printed after the frames; empty: nothing to say.
-  std::string truncated;
+  std::string truncated = {};
 };
 
 struct Alert {

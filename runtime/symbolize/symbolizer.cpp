@@ -96,6 +96,8 @@ bool Symbolizer::remember(pid_t pid) {
     }
     fresh.mappings.push_back({m.start, m.end, m.offset, std::move(module)});
   });
+  // An exiting process (a zombie) still has a maps file, empty: keep what was seen alive.
+  if (fresh.mappings.empty() && processes_.count(pid)) return false;
   std::sort(fresh.mappings.begin(), fresh.mappings.end(),
             [](const Mapping& a, const Mapping& b) { return a.start < b.start; });
   fresh.last_use = ++clock_;

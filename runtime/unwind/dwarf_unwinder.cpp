@@ -67,7 +67,7 @@ struct DwarfUnwinder::Process {
   uint64_t last_use = 0;
   // The unwind in progress (libdwfl's callbacks get this Process as their argument).
   const StackSnapshot* snapshot = nullptr;
-  uint64_t stack_lo = 0, stack_hi = 0;  // the mapping that holds sp
+  uint64_t stack_lo = 0, stack_hi = 0;  // the stack, from sp up
   bool copy_ended = false;              // a read of that mapping fell outside the copy
 
   ~Process() {
@@ -215,7 +215,8 @@ DwarfUnwinder::~DwarfUnwinder() {
 
 bool DwarfUnwinder::remember(pid_t pid) {
   std::optional<std::string_view> maps = elf::read_file_view(elf::proc_path(pid, "maps").c_str(), maps_buf_);
-  if (!maps) return false;
+  // An exiting process (a zombie) still has a maps file, empty: keep what was seen alive.
+  if (!maps || (maps->empty() && processes_.count(pid))) return false;
   remember_maps(pid, std::string(*maps));
   return true;
 }
@@ -293,9 +294,13 @@ std::optional<Unwound> DwarfUnwinder::unwind(pid_t pid, pid_t tid, const StackSn
   }
   p->snapshot = &snapshot;
   p->copy_ended = false;
+  // The stack: from sp to the end of the mapping that holds it, or of the first one above it
+  // (a main thread's stack grows down past where the remembered maps saw it start).
   p->stack_lo = snapshot.regs.sp;
   p->stack_hi = snapshot.regs.sp + snapshot.stack.size();
-  if (const Mapping* m = p->find(snapshot.regs.sp)) p->stack_lo = m->start, p->stack_hi = m->end;
+  auto above = std::upper_bound(p->mappings.begin(), p->mappings.end(), snapshot.regs.sp,
+                                [](uint64_t a, const Mapping& m) { return a < m.end; });
+  if (above != p->mappings.end()) p->stack_hi = std::max(p->stack_hi, above->end);
   Walk walk{p, p->dwfl, max_frames_, {}};
   int rc = dwfl_getthread_frames(p->dwfl, tid > 0 ? tid : pid, on_frame, &walk);
   // A read of the stack past the copy ends the walk, whether libdwfl calls it an error or the

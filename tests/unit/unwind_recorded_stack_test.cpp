@@ -5,13 +5,18 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <chrono>
+#include <fstream>
 
 #include <string>
 #include <vector>
 
 #include "runtime/unwind/dwarf_unwinder.hpp"
 #include "support/stack_capture.hpp"
+#include "support/test_support.hpp"
 
 namespace seam::runtime::unwind {
 namespace {
@@ -114,6 +119,25 @@ TEST(UnwindRecordedStack, AnUnknownProcessIsNotUnwound) {
   Capture c;
   level1(&c);
   EXPECT_FALSE(unwinder.unwind(-5, -5, {c.regs, c.stack, false}));
+}
+
+char process_state(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  size_t paren = stat.rfind(')');
+  return paren == std::string::npos || paren + 2 >= stat.size() ? '?' : stat[paren + 2];
+}
+
+TEST(UnwindRecordedStack, AnExitedProcessKeepsItsRememberedMaps) {
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) _exit(0);
+  DwarfUnwinder unwinder;
+  unwinder.remember_maps(child, self_maps());  // what it had while alive: this process's image
+  ASSERT_TRUE(test::wait_until([&] { return process_state(child) == 'Z'; }, std::chrono::seconds(10)));
+  EXPECT_FALSE(unwinder.remember(child));  // a zombie's maps are empty: the old ones stay
+  EXPECT_TRUE(unwinder.is_code(child, reinterpret_cast<uint64_t>(&level1)));
+  waitpid(child, nullptr, 0);
 }
 
 }  // namespace
