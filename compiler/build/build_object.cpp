@@ -79,8 +79,8 @@ uint64_t memory_limit(const BuildOptions& options) {
 }
 
 // Why clang failed, in words an operator can act on.
-std::string clang_failure(const ProcessResult& run, const ProcessLimits& limits, int timeout_ms) {
-  const std::string& out = run.output;
+std::string clang_failure(const ProcessResult& run, const std::string& out, const ProcessLimits& limits,
+                          int timeout_ms) {
   bool out_of_memory = out.find("out of memory") != std::string::npos ||
                        out.find("bad_alloc") != std::string::npos ||
                        out.find("Cannot allocate memory") != std::string::npos ||
@@ -173,7 +173,7 @@ BuildResult build_in_work_dir(const std::string& c_source, const BuildOptions& o
   } else if (!run.timed_out && run.exit_code == 126 && r.clang_stderr.empty()) {
     r.error = "cannot set the resource limits for clang";
   } else if (run.timed_out || run.exit_code != 0) {
-    r.error = clang_failure(run, limits, options.timeout_ms);
+    r.error = clang_failure(run, r.clang_stderr, limits, options.timeout_ms);  // run.output was moved there
   } else {
     std::ifstream in(object_path, std::ios::binary);
     r.object.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());

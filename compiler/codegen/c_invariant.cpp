@@ -2,14 +2,16 @@
 
 #include <cctype>
 
+#include "compiler/build/embedded.hpp"
+
 namespace seam::codegen {
 
 namespace {
 
 constexpr std::string_view kLiteralPlain =
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _.:/-";
-constexpr std::string_view kHeaders[] = {"\"seam_prelude.h\"", "\"seam_record.h\"", "\"seam_rules.h\"",
-                                         "\"usdt.bpf.h\"", "\"seam_fd.h\""};
+// `#include "NAME"` of a header embedded in seam (bpf-templates/, libbpf's), and nothing else.
+constexpr std::string_view kHeaderName = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.";
 constexpr std::string_view kUsdtDefine = "#define seam_usdt_arg(ctx, n) ";
 
 bool is_octal(char c) {
@@ -123,12 +125,12 @@ class Scanner {
     std::string_view line = c_.substr(at_, end - at_);
     if (line.starts_with("#include ")) {
       std::string_view name = line.substr(9);
-      for (std::string_view known : kHeaders)
-        if (name == known) {
-          at_ = end;
-          return {};
-        }
-      return "an #include of a header seam does not ship";
+      bool quoted = name.size() > 2 && name.front() == '"' && name.back() == '"';
+      if (quoted) name = name.substr(1, name.size() - 2);
+      if (!quoted || name.find_first_not_of(kHeaderName) != std::string_view::npos || !embedded::find(name))
+        return "an #include of a header seam does not ship";
+      at_ = end;
+      return {};
     }
     if (line.starts_with(kUsdtDefine)) {
       at_ = end;

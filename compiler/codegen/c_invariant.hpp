@@ -8,7 +8,8 @@
 //    `\xHH` escapes;
 //  - no `#` in code but at the start of a directive line;
 //  - string and character literals hold only [A-Za-z0-9 _.:/-] and octal escapes `\ooo`;
-//  - preprocessor lines are only `#include "KNOWN.h"`, `#line N "..."` and seam's one `#define`.
+//  - preprocessor lines are only `#include "NAME"` of a header embedded in seam, `#line N "..."`
+//    and seam's one `#define` (seam_usdt_arg).
 #include <string>
 #include <string_view>
 

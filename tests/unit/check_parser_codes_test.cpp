@@ -23,7 +23,7 @@ TEST(CheckParserCodes, SyntaxErrorE0001) {
 TEST(CheckParserCodes, NestingTooDeepE0003) {
   std::string out = lint_text("use cuda\nrule deep\n    on cuda.malloc where " + std::string(66, '(') +
                               "size" + std::string(66, ')') + "\n    alert \"x\"\n");
-  EXPECT_TRUE(starts_with(out, "rules/a.seam:3:90: error[E0003]: ")) << out;
+  EXPECT_TRUE(starts_with(out, "rules/a.seam:3:91: error[E0003]: ")) << out;
 }
 
 TEST(CheckParserCodes, InvalidLiteralE0005) {

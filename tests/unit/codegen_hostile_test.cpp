@@ -23,14 +23,14 @@ const std::string kRlo = "\xe2\x80\xae";  // U+202E RIGHT-TO-LEFT OVERRIDE
 const std::string kLri = "\xe2\x81\xa6";  // U+2066 LEFT-TO-RIGHT ISOLATE
 
 // Text that, pasted raw into a comment, ends it and defines away every alert.
-const std::string kPayload = "*\\\\\\n/ #define seam_submit(r) ??/" + kRlo;
+const std::string kPayload = "*\\\\\\n/ #define seam_submit(r) ?\?/";
 
 std::string module_text() {
   return "module evil\n"
-         "# a comment *\\\n/ #include \"/etc/shadow\"\n"
+         "# a comment *\\\n# / #include \"/etc/shadow\"\n"
          "library lib = \"libe*/vil" +
-         kPayload + ".so*\" | exe \"x??/" + kLri +
-         "#define\"\n"
+         kPayload +
+         ".so*\" | exe \"x?\?/#define\"\n"
          "point call = uprobe lib:evil_fn (n: u64)\n"
          "point direct = uprobe \"/opt/a" +
          kPayload +
@@ -44,8 +44,8 @@ std::string rules_text() {
          kPayload +
          "\" and n > 1\n"
          "    alert warning \"m " +
-         kPayload + " {n} \\{x\\} " + kLri +
-         "\" with pid, comm\n"
+         kPayload +
+         " {n} \\{x\\}\" with pid, comm\n"
          "rule direct_call on evil.direct where comm startswith \"*/\\\\\" alert \"#define x\"\n"
          "rule held_long on evil.held where duration > 1ms alert \"held {duration}\"\n"
          "metric calls_total on evil.call count by comm\n";
@@ -64,12 +64,15 @@ std::vector<Case> corpus() {
       {"splice", "m*\\\n", "r*\\\n", ""},
       {"star_slash", "d*", "e*", ""},
       {"carriage_return", "x\r#include <shadow>\r#define seam_submit(x)\r", "y\r#if 0\r", ""},
-      {"bidi_trigraph", kRlo + "??/" + kLri, "??=" + kRlo, ""},
+      {"bidi_trigraph", kRlo + "?\?/" + kLri, "?\?=" + kRlo, ""},
       {"comment_open", "/*", "//\\", ""},
       {"nul_in_strings", "n", "o",
        "rule nul_msg on evil.call where comm == \"a*" + std::string(1, '\0') + "/\" alert \"x" +
            std::string(1, '\0') + "*/\"\n",
        true},
+      // Bidi controls in the text itself are refused (E0007); in paths they are escaped.
+      {"bidi_in_text", "p", "q",
+       "rule bidi on evil.call where comm == \"a" + kRlo + "\" alert \"" + kLri + "\"\n", true},
   };
 }
 
@@ -161,7 +164,7 @@ TEST(HostileCorpus, CommentTextEscapesEverythingThatCouldEndAComment) {
   EXPECT_EQ(codegen::comment_text("span s in flight, by key"), "span s in flight, by key");
   EXPECT_EQ(codegen::comment_text("*/"), "\\x2a/");
   EXPECT_EQ(codegen::comment_text("*\\\n/"), "\\x2a\\x5c\\x0a/");
-  EXPECT_EQ(codegen::comment_text("a\rb??/"), "a\\x0db\\x3f\\x3f/");
+  EXPECT_EQ(codegen::comment_text("a\rb?\?/"), "a\\x0db\\x3f\\x3f/");
   EXPECT_EQ(codegen::comment_text(std::string("#\0", 2) + kRlo), "\\x23\\x00\\xe2\\x80\\xae");
 }
 
@@ -174,7 +177,7 @@ TEST(HostileCorpus, TheInvariantCatchesWhatEscapingWouldHavePrevented) {
   EXPECT_NE(codegen::c_invariant_violation("/* a */ #define x\n"), "");
   EXPECT_NE(codegen::c_invariant_violation("/* a */\n#define x\n"), "");
   EXPECT_NE(codegen::c_invariant_violation("/* a\r#include <x> */\n"), "");
-  EXPECT_NE(codegen::c_invariant_violation("// x ??/\n"), "");
+  EXPECT_NE(codegen::c_invariant_violation("// x ?\?/\n"), "");
   EXPECT_NE(codegen::c_invariant_violation("#include \"/etc/shadow\"\n"), "");
   EXPECT_NE(codegen::c_invariant_violation("char *s = \"a\\\"b\";\n"), "");
   EXPECT_NE(codegen::c_invariant_violation("/* " + kRlo + " */\n"), "");

@@ -120,18 +120,29 @@ TEST(ParseErrors, DeepNestingStopsQuickly) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
 
-// `a and b and c ...` builds a tree as deep as the chain is long, so a chain counts as nesting too.
-TEST(ParseErrors, LongOperatorChainsCountAsNesting) {
+// `a and b and c ...` builds a tree as deep as the chain is long: a flat chain is not nesting (65
+// terms are fine), but the operands of an expression's chains are bounded (1024 in all).
+TEST(ParseErrors, LongOperatorChainsAreBoundedButAreNotNesting) {
   auto chain = [](int operands, const char* op) {
     std::string s = "rule r when x";
     for (int i = 1; i < operands; ++i) s += std::string(" ") + op + " x";
     return s;
   };
-  EXPECT_FALSE(parse(chain(64, "and"))->diags.has_errors());
-  EXPECT_FALSE(parse(chain(64, "or"))->diags.has_errors());
-  auto p = parse(chain(65, "and"));
+  EXPECT_FALSE(parse(chain(65, "and"))->diags.has_errors());
+  EXPECT_FALSE(parse(chain(1024, "or"))->diags.has_errors());
+  auto p = parse(chain(1025, "and"));
   ASSERT_EQ(p->diags.all().size(), 1u) << p->dump();
   EXPECT_EQ(p->diags.all()[0].code, diag::Code::NestingTooDeep);
+  EXPECT_EQ(p->diags.all()[0].message,
+            "expression has more than 1024 operands in its chains of `and`, `or` and operators");
+  // Chains inside parentheses count together: 64 levels of 1000-operand chains are not 64,000.
+  std::string nested = "rule r when x";
+  for (int level = 0; level < 3; ++level) {
+    std::string inner;
+    for (int i = 0; i < 500; ++i) inner += "x or ";
+    nested = "rule r when " + inner + "(" + nested.substr(12) + ")";
+  }
+  EXPECT_EQ(parse(nested)->diags.all().size(), 1u);
   auto start = std::chrono::steady_clock::now();
   auto q = parse(chain(150'000, "or"));
   ASSERT_EQ(q->diags.all().size(), 1u);
@@ -141,10 +152,10 @@ TEST(ParseErrors, LongOperatorChainsCountAsNesting) {
 
 TEST(ParseErrors, NestingLimitIsConfigurable) {
   Limits limits;
-  limits.max_nesting = 3;
-  EXPECT_FALSE(parse("rule r when ((x))", limits)->diags.has_errors());
-  auto p = parse("rule r when (((x)))", limits);
-  EXPECT_EQ(p->messages(), Messages{"E0003 1:16 expression nests deeper than 3 levels"});
+  limits.max_nesting = 3;  // three parentheses are accepted, as "at most 3" says
+  EXPECT_FALSE(parse("rule r when (((x)))", limits)->diags.has_errors());
+  auto p = parse("rule r when ((((x))))", limits);
+  EXPECT_EQ(p->messages(), Messages{"E0003 1:17 expression nests deeper than 3 levels"});
 }
 
 TEST(ParseErrors, HugeFileIsRejectedWithoutParsing) {
