@@ -17,6 +17,7 @@
 #include "cli/compile_unit.hpp"
 #include "cli/pods_flags.hpp"
 #include "cli/routes.hpp"
+#include "compiler/plan/cgroup_path.hpp"
 #include "runtime/load/features.hpp"
 #include "runtime/load/task_storage_probe.hpp"
 #include "runtime/output/sink.hpp"
@@ -106,13 +107,16 @@ int run(RunFlags& flags) {
   }
   if (flags.pid > 0) flags.compile.codegen.target_pid = static_cast<uint32_t>(flags.pid);
   if (!flags.cgroup.empty()) {
+    // The whole subtree: its processes enter the scope map (runtime/run/scope_keeper.hpp), and
+    // every program tests that map first, whatever its file's own scope.
+    std::string path = plan::cgroup_dir(flags.cgroup);
     struct stat st {};
-    std::string path = flags.cgroup.rfind("/sys/fs/cgroup", 0) == 0 ? flags.cgroup : "/sys/fs/cgroup/" + flags.cgroup;
-    if (stat(path.c_str(), &st) != 0) {
-      std::cerr << "seam run: --cgroup " << flags.cgroup << ": no such cgroup (" << path << ")\n";
+    if (plan::cgroup_v2_relative(flags.cgroup).empty() || stat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+      std::cerr << "seam run: --cgroup " << flags.cgroup << ": no such cgroup v2 directory (" << path << ")\n";
       return 2;
     }
-    flags.compile.codegen.target_cgroup = st.st_ino;  // cgroup v2 ids are the directory's inode
+    flags.compile.codegen.operator_scope = true;
+    flags.compile.lower.operator_scope = true;
   }
   if (flags.ringbuf_kib < 4 || (flags.ringbuf_kib & (flags.ringbuf_kib - 1)) != 0) {
     std::cerr << "seam run: --ringbuf-size must be a power of two of at least 4 (KiB), not " << flags.ringbuf_kib
@@ -184,6 +188,7 @@ int run(RunFlags& flags) {
   session.watch = !flags.no_watch;
   session.sinks = std::move(sinks);
   if (flags.pid > 0) session.pid = flags.pid;
+  session.cgroup = flags.cgroup;
   session.duration_ms = static_cast<int64_t>(flags.duration_s * 1000);
   session.stop = &g_stop;
   session.exec_notice_rule = codegen::kExecNoticeRule;
@@ -205,7 +210,7 @@ Command add_run(CLI::App& parent) {
   app->add_option("-o,--output", flags->outputs, "stdout, json or json:PATH (repeatable; default stdout)");
   app->add_option("--duration", flags->duration_s, "Stop after this many seconds");
   app->add_option("--pid", flags->pid, "Trace only this process");
-  app->add_option("--cgroup", flags->cgroup, "Trace only this cgroup (path under /sys/fs/cgroup)");
+  app->add_option("--cgroup", flags->cgroup, "Trace only this cgroup v2 subtree (a path under the v2 mount: /sys/fs/cgroup, or /sys/fs/cgroup/unified on hybrid hosts)");
   app->add_option("--listen", flags->listen,
                   "Serve Prometheus /metrics and /healthz here (default 127.0.0.1:9401; off: none)");
   app->add_option("--ringbuf-size", flags->ringbuf_kib, "Ring buffer size in KiB, a power of two (default 4096)");

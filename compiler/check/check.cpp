@@ -132,6 +132,7 @@ void Checker::run() {
       for (auto& t : tables_)
         if (t->file->source && t->file->source->path() == d.path) t->has_unresolved = true;
   for (auto& t : tables_) check_uses(*t);
+  for (auto& t : tables_) check_scopes(*t);
 }
 
 void check(Program& program) {

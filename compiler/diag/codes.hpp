@@ -48,6 +48,8 @@ namespace seam::diag {
   X(BadWindow, "E0506", "bad-window")                                                     \
   X(MissingClause, "E0507", "missing-clause")                                             \
   X(BadGroup, "E0508", "bad-group")                                                       \
+  X(BadScope, "E0509", "bad-scope")                                                       \
+  X(UnknownCgroup, "E0510", "unknown-cgroup")                                             \
   X(StateNeverSet, "W0001", "state-never-set")                                            \
   X(RuleNeverFires, "W0002", "rule-never-fires")                                          \
   X(UnusedUse, "W0003", "unused-use")                                                     \
