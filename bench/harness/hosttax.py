@@ -16,7 +16,7 @@ tracepoint:raw_syscalls:sys_enter { @start[tid] = nsecs; }
 tracepoint:raw_syscalls:sys_exit /@start[tid]/ {
   $d = nsecs - @start[tid];
   delete(@start[tid]);
-  if ($d > 1000000) { printf("%s %d syscall %d took %d us\\n", comm, pid, args.id, $d / 1000); }
+  if ($d > 1000000) { printf("%s %d syscall %d took %d us\\n", comm, pid, args->id, $d / 1000); }
 }
 """
 
