@@ -40,7 +40,9 @@ TEST(CodegenScope, AWorkloadFileTestsTheScopeMapBeforeAnythingElse) {
     size_t test = p.find("if (!seam_in_scope(tgid))");
     ASSERT_NE(test, std::string::npos) << p;
     for (const char* later : {"bpf_ktime_get_ns", "bpf_map_lookup_elem", "bpf_map_update_elem", "SEAM_TASK_"})
-      if (size_t at = p.find(later); at != std::string::npos) EXPECT_LT(test, at) << later << " in\n" << p;
+      if (size_t at = p.find(later); at != std::string::npos) {
+        EXPECT_LT(test, at) << later << " in\n" << p;
+      }
   }
   EXPECT_EQ(sites, 2u);  // the futex enter and exit tracepoints
   EXPECT_NE(src.find("SEC(\"tracepoint/sched/sched_process_fork\")"), std::string::npos);
