@@ -28,6 +28,7 @@
 #include "cli/tuning_files.hpp"
 #include "cli/run_bundle.hpp"
 #include "compiler/bundle/bundle.hpp"
+#include "compiler/plan/cgroup_path.hpp"
 #include "runtime/load/features.hpp"
 #include "runtime/load/task_storage_probe.hpp"
 #include "runtime/output/sink.hpp"
@@ -218,13 +219,16 @@ int run(RunFlags& flags) {
   }
   if (flags.pid > 0) flags.compile.codegen.target_pid = static_cast<uint32_t>(flags.pid);
   if (!flags.cgroup.empty()) {
+    // The whole subtree: its processes enter the scope map (runtime/run/scope_keeper.hpp), and
+    // every program tests that map first, whatever its file's own scope.
+    std::string path = plan::cgroup_dir(flags.cgroup);
     struct stat st {};
-    std::string path = flags.cgroup.rfind("/sys/fs/cgroup", 0) == 0 ? flags.cgroup : "/sys/fs/cgroup/" + flags.cgroup;
-    if (stat(path.c_str(), &st) != 0) {
-      std::cerr << "seam run: --cgroup " << flags.cgroup << ": no such cgroup (" << path << ")\n";
+    if (plan::cgroup_v2_relative(flags.cgroup).empty() || stat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+      std::cerr << "seam run: --cgroup " << flags.cgroup << ": no such cgroup v2 directory (" << path << ")\n";
       return 2;
     }
-    flags.compile.codegen.target_cgroup = st.st_ino;  // cgroup v2 ids are the directory's inode
+    flags.compile.codegen.operator_scope = true;
+    flags.compile.lower.operator_scope = true;
   }
   // The kernel takes a ring of at most 4 GiB less a few pages: the largest power of two is 2 GiB
   // (and 4 GiB in bytes would not fit the plan's 32 bits).
@@ -336,6 +340,7 @@ int run(RunFlags& flags) {
   session.watch = !flags.no_watch;
   session.sinks = std::move(sinks);
   if (flags.pid > 0) session.pid = flags.pid;
+  session.cgroup = flags.cgroup;
   session.duration_ms = static_cast<int64_t>(flags.duration_s * 1000);
   session.stop = &g_stop;
   session.exec_notice_rule = codegen::kExecNoticeRule;
@@ -373,7 +378,7 @@ Command add_run(CLI::App& parent) {
   app->add_option("--pid", flags->pid, "Trace only this process; the run ends when it exits");
   app->add_option("-c,--command", flags->command,
                   "Start this shell command once the probes are attached, trace it and its children, stop when it exits");
-  app->add_option("--cgroup", flags->cgroup, "Trace only this cgroup (path under /sys/fs/cgroup)");
+  app->add_option("--cgroup", flags->cgroup, "Trace only this cgroup v2 subtree (a path under the v2 mount: /sys/fs/cgroup, or /sys/fs/cgroup/unified on hybrid hosts)");
   app->add_option(
          "--listen", flags->listen,
          "Serve Prometheus /metrics and /healthz here (default 127.0.0.1:9401; off or none: not at all)")

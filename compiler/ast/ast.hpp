@@ -199,6 +199,15 @@ struct LibraryDecl {
   Ident name;
   std::vector<LibraryPattern> patterns;
   std::string doc;
+  bool workload = false;  // `workload`: a process mapping it is an inference workload (scope workload)
+};
+
+// `scope KIND ["ARG"]`: which processes a rule file's rules run for (compiler/check/scope.cpp).
+struct ScopeDecl {
+  Ident kind;            // workload, host, cgroup, comm (checked, not parsed)
+  std::string argument;  // the cgroup path or comm pattern; empty when none was written
+  bool has_argument = false;
+  SourceRange range, argument_range;
 };
 
 struct EventDecl {
@@ -375,7 +384,7 @@ struct EnumDecl {
 };
 
 using Decl = std::variant<ModuleDecl, UseDecl, LibraryDecl, EventDecl, AliasDecl, StateDecl, RuleDecl,
-                          MetricDecl, OutputDecl, RouteDecl, EnumDecl, OverrideDecl, ToggleDecl, ListDecl>;
+                          MetricDecl, OutputDecl, RouteDecl, EnumDecl, OverrideDecl, ToggleDecl, ListDecl, ScopeDecl>;
 
 // One parsed file. The SourceFile it points into must outlive it.
 struct File {

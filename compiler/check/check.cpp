@@ -192,6 +192,7 @@ void Checker::run() {
   for (auto& t : tables_) check_uses(*t);
   for (auto& t : tables_) check_libraries(*t);
   for (auto& t : tables_) check_rule_counts(*t);
+  for (auto& t : tables_) check_scopes(*t);
 }
 
 void check(Program& program) {

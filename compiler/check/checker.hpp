@@ -57,6 +57,9 @@ class Checker {
   void check_rule(Table& t, ast::RuleDecl& r);
   void check_limit_scope(const ast::RuleDecl& r);
 
+  // scope.cpp
+  void check_scopes(Table& t);
+
  private:
   struct Scope {
     std::vector<Table*> tables;

@@ -226,9 +226,15 @@ std::string describe(const plan::Attachment& a, const plan::Program& p) {
   return what;  // it goes into a comment: expand() passes it through comment_text()
 }
 
+// A scoped file's programs look the process up before anything else (plan.hpp, Scope).
+bool scoped(const plan::Program& p, const Options& options) {
+  return options.operator_scope || p.plan.scope.kind != plan::ScopeKind::Host;
+}
+
 std::string sites(const plan::Program& p, const Options& options) {
   std::string out;
   std::string filter;
+  std::string scope_test = scoped(p, options) ? "\tif (!seam_in_scope(tgid))\n\t\treturn 0;\n" : "";
   if (options.target_pid)
     filter += "\tif (tgid != " + std::to_string(options.target_pid) + "U)\n\t\treturn 0;\n";
   if (options.target_cgroup)
@@ -257,6 +263,7 @@ std::string sites(const plan::Program& p, const Options& options) {
                                     {"context", site.context_type},
                                     {"now", needs_time ? "\t__u64 now = bpf_ktime_get_ns();\n" : ""},
                                     {"target_filter", filter},
+                                    {"scope_test", scope_test},
                                     {"actions", actions}});
   }
   return out;
@@ -293,13 +300,15 @@ Generated generate(const plan::Program& program, const Options& options) {
   std::string body = sites(program, options);
   if (options.exec_notices)
     body += fragment("exec_notice.c.tmpl", {{"rule_id", std::to_string(kExecNoticeRule) + "U"}});
+  if (scoped(program, options)) body += fragment("scope_follow.c.tmpl", {});
   Generated g;
   g.c_source = number_line_resets(fragment(
       "program.c.tmpl", {{"sources", from.empty() ? "no rules" : from},
                          {"extra_includes", (usdt ? "#include \"usdt.bpf.h\"\n#define seam_usdt_arg(ctx, n) "
                                                    "({ long _v = 0; bpf_usdt_arg(ctx, n, &_v); (__u64)_v; })\n"
                                                  : std::string()) +
-                                               (fd_names ? "#include \"seam_fd.h\"\n" : "")},
+                                               (fd_names ? "#include \"seam_fd.h\"\n" : "") +
+                                               (scoped(program, options) ? "#include \"seam_scope.h\"\n" : "")},
                          {"maps", maps(program)},
                          {"sites", body}}));
   if (std::string broken = c_invariant_violation(g.c_source); !broken.empty())

@@ -54,6 +54,8 @@ namespace seam::diag {
   X(MissingClause, "E0507", "missing-clause")                                             \
   X(BadGroup, "E0508", "bad-group")                                                       \
   X(BadOverride, "E0509", "bad-override")                                                 \
+  X(BadScope, "E0511", "bad-scope")                                                       \
+  X(UnknownCgroup, "E0512", "unknown-cgroup")                                             \
   X(StateNeverSet, "W0001", "state-never-set")                                            \
   X(RuleNeverFires, "W0002", "rule-never-fires")                                          \
   X(UnusedUse, "W0003", "unused-use")                                                     \

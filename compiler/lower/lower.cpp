@@ -1,6 +1,7 @@
 #include "compiler/lower/lower.hpp"
 
 #include "compiler/ast/limit_scope.hpp"
+#include "compiler/lower/lower_scope.hpp"
 #include "compiler/lower/lowerer.hpp"
 #include "compiler/lower/task_storage.hpp"
 
@@ -81,6 +82,36 @@ bool perf_event_ids(const std::string& name, uint64_t* type, uint64_t* config) {
       return true;
     }
   return false;
+}
+
+// Alternative functions of one library (`a | a_ptsz`) share one program attached to each.
+std::vector<ast::ProbeSpec> merged_begins(const ast::EventDecl& event, bool is_call) {
+  std::vector<ast::ProbeSpec> begins;
+  for (const ast::ProbeSpec& p : event.begin) {
+    bool merged = false;
+    for (ast::ProbeSpec& b : begins)
+      if (is_call && p.kind == ast::ProbeKind::Call && b.library.name == p.library.name &&
+          b.library_is_path == p.library_is_path && p.offset == 0 && b.offset == 0) {
+        b.symbol += "|" + p.symbol;
+        merged = true;
+      }
+    if (!merged) {
+      begins.emplace_back();
+      ast::ProbeSpec& copy = begins.back();
+      copy.kind = p.kind;
+      copy.range = p.range;
+      copy.library = p.library;
+      copy.library_is_path = p.library_is_path;
+      copy.symbol = p.symbol;
+      copy.offset = p.offset;
+      copy.category = p.category;
+      copy.name = p.name;
+      copy.period = p.period;
+      copy.frequency = p.frequency;
+      copy.interval_ns = p.interval_ns;
+    }
+  }
+  return begins;
 }
 
 }  // namespace
@@ -242,32 +273,7 @@ const EventSites& Lowerer::event_sites(const ast::EventDecl& event) {
                                  options_.inflight_entries, "span " + name + " in flight"});
   }
   es.is_call = !event.begin.empty() && event.begin[0].kind == ast::ProbeKind::Call;
-  // Alternative functions of one library (`a | a_ptsz`) share one program attached to each.
-  std::vector<ast::ProbeSpec> begins;
-  for (const ast::ProbeSpec& p : event.begin) {
-    bool merged = false;
-    for (ast::ProbeSpec& b : begins)
-      if (es.is_call && p.kind == ast::ProbeKind::Call && b.library.name == p.library.name &&
-          b.library_is_path == p.library_is_path && p.offset == 0 && b.offset == 0) {
-        b.symbol += "|" + p.symbol;
-        merged = true;
-      }
-    if (!merged) {
-      begins.emplace_back();
-      ast::ProbeSpec& copy = begins.back();
-      copy.kind = p.kind;
-      copy.range = p.range;
-      copy.library = p.library;
-      copy.library_is_path = p.library_is_path;
-      copy.symbol = p.symbol;
-      copy.offset = p.offset;
-      copy.category = p.category;
-      copy.name = p.name;
-      copy.period = p.period;
-      copy.frequency = p.frequency;
-      copy.interval_ns = p.interval_ns;
-    }
-  }
+  std::vector<ast::ProbeSpec> begins = merged_begins(event, es.is_call);
   for (const ast::ProbeSpec& p : begins) {
     es.begin_kind = p.kind;
     int s = site_for(p, event.module, false, origin);
@@ -304,6 +310,14 @@ const EventSites& Lowerer::event_sites(const ast::EventDecl& event) {
     }
   }
   return events_[&event] = std::move(es);
+}
+
+std::vector<int> Lowerer::call_entry_sites(const ast::EventDecl& event) {
+  std::vector<int> sites;
+  std::string origin = origin_of(event.name.range);
+  for (const ast::ProbeSpec& p : merged_begins(event, true))
+    if (int s = site_for(p, event.module, false, origin); s >= 0) sites.push_back(s);
+  return sites;
 }
 
 int Lowerer::state_index(const ast::StateDecl& state) {
@@ -452,6 +466,7 @@ plan::Program Lowerer::run() {
       if (m.name == c.map) m.value_size = static_cast<uint32_t>(8 + 8 * c.saves.size());
   if (options_.task_storage) use_task_storage(program);
   program.plan.ringbuf_bytes = ring_bytes_for(program.plan.records, options_.ringbuf_bytes);
+  lower_scope(input_, options_, program);
   std::sort(program.kernel_types.begin(), program.kernel_types.end());
   program.kernel_types.erase(std::unique(program.kernel_types.begin(), program.kernel_types.end()),
                              program.kernel_types.end());

@@ -24,6 +24,9 @@ struct Options {
   // Per-thread maps in task-local storage where the kernel allows it (runtime::task_storage_usable);
   // false: LRU hash maps keyed by thread id.
   bool task_storage = true;
+  // `seam run --cgroup`: every program is scoped (codegen::Options::operator_scope), so each
+  // needs the fork tracepoint's type for its scope-follow program.
+  bool operator_scope = false;
 };
 
 struct Input {

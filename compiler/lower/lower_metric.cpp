@@ -76,6 +76,15 @@ void Lowerer::lower_metric(const ast::MetricDecl& decl) {
       m.unit = field_unit(ref->field->type.type);
     if (update.value.kind == plan::ValueKind::Duration) m.unit = plan::FieldUnit::Ns;
   }
+  // A count with no `where`, by the calling thread's pid, tid, comm or cgroup, of a function call:
+  // everything it needs is known at the call's entry, so it is counted there and the function
+  // gets no return probe for it (nor an in-flight entry) unless another rule needs one.
+  bool at_entry = m.kind == plan::MetricKind::Count && !decl.where && event->is_span &&
+                  !event->begin.empty() && event->begin[0].kind == ast::ProbeKind::Call &&
+                  std::all_of(decl.by.begin(), decl.by.end(), [](const ast::Ident& l) {
+                    return l.name == "pid" || l.name == "tid" || l.name == "comm" || l.name == "cgroup" ||
+                           l.name == "container" || l.name == "pod";
+                  });
   uint32_t offset = 8;  // u32 other, u32 pad
   for (const ast::Ident& label : decl.by) {
     plan::MetricLabel l;
@@ -86,7 +95,7 @@ void Lowerer::lower_metric(const ast::MetricDecl& decl) {
       l.type = plan::FieldType::Str;
       l.size = 16;
       v.kind = plan::ValueKind::Comm;
-      if (event->is_span && event_sites(*event).keyed) v = begin_thread_value(*event, "comm");
+      if (!at_entry && event->is_span && event_sites(*event).keyed) v = begin_thread_value(*event, "comm");
     } else if (const ast::FieldDecl* f = find_field(*event, label.name)) {
       v = field_value(*event, *f, true);
       l.type = v.type;
@@ -96,7 +105,13 @@ void Lowerer::lower_metric(const ast::MetricDecl& decl) {
       ast::NameRef ref;
       ref.kind = ast::RefKind::Builtin;
       ref.builtin = (label.name == "container" || label.name == "pod") ? "cgroup" : label.name;
-      v = name_value(ref, as_rule, -1);
+      if (at_entry) {
+        v.kind = ref.builtin == "pid"   ? plan::ValueKind::Pid
+                 : ref.builtin == "tid" ? plan::ValueKind::Tid
+                                        : plan::ValueKind::Cgroup;
+      } else {
+        v = name_value(ref, as_rule, -1);
+      }
     }
     offset += l.size;
     m.labels.push_back(l);
@@ -109,6 +124,12 @@ void Lowerer::lower_metric(const ast::MetricDecl& decl) {
   int index = static_cast<int>(program.metric_updates.size());
   program.metric_updates.push_back(std::move(update));
 
+  if (at_entry) {
+    for (int s : call_entry_sites(*event))
+      program.sites[static_cast<size_t>(s)].actions.push_back(
+          plan::Action(plan::ActionKind::MetricUpdate, index));
+    return;
+  }
   const EventSites& es = event_sites(*event);
   for (int s : es.end) {
     if (plan::Action* end = span_end_action(s, es))

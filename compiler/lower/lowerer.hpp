@@ -30,6 +30,9 @@ class Lowerer {
 
   // ---- lower.cpp
   const EventSites& event_sites(const ast::EventDecl& event);
+  // The entry programs of a function-call event alone (no span, no return probe): for what is
+  // known at the call's entry (a count by the caller). Shared with event_sites()'s entries.
+  std::vector<int> call_entry_sites(const ast::EventDecl& event);
   int state_index(const ast::StateDecl& state);
   int correlation_index(const ast::EventDecl& event);
   int library_index(const std::string& module, const ast::Ident& alias, bool is_path);

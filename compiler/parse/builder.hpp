@@ -42,6 +42,7 @@ class Builder {
   void field_docs(std::vector<ast::FieldDecl>& fields);
   ast::EventDecl event(const Node& n, bool is_span);
   ast::LibraryDecl library(const Node& n);
+  ast::ScopeDecl scope(const Node& n);
   ast::StateDecl state(const Node& n);
   ast::EnumDecl enumeration(const Node& n);
   ast::StateTransition transition(const Node& n);

@@ -20,6 +20,7 @@ ast::Decl Builder::declaration(const Node& n) {
     return use;
   }
   if (n.is_type<g::library_decl>()) return library(n);
+  if (n.is_type<g::scope_decl>()) return scope(n);
   if (n.is_type<g::span_decl>()) return event(n, true);
   if (n.is_type<g::point_decl>()) return event(n, false);
   if (n.is_type<g::alias_decl>())
@@ -41,6 +42,10 @@ ast::LibraryDecl Builder::library(const Node& n) {
   lib.name = ident(*n.children[0]);
   for (size_t i = 1; i < n.children.size(); ++i) {
     const Node& p = *n.children[i];
+    if (p.is_type<g::kw_workload>()) {
+      lib.workload = true;
+      continue;
+    }
     ast::LibraryPattern pattern;
     pattern.executable = p.children.size() == 2;  // `exe` and the string
     pattern.glob = string_value(*p.children.back());

@@ -78,6 +78,8 @@ SEAM_WORD(kw_thread, "thread");
 SEAM_WORD(kw_process, "process");
 SEAM_WORD(kw_count, "count");
 SEAM_WORD(kw_sum, "sum");
+SEAM_WORD(kw_scope, "scope");
+SEAM_WORD(kw_workload, "workload");
 SEAM_WORD(kw_hist, "hist");
 SEAM_WORD(kw_by, "by");
 SEAM_WORD(kw_stdout, "stdout");
@@ -291,8 +293,14 @@ struct use_decl : seq<tok<kw_use>, ident_list> {};
 struct lib_pattern : seq<opt<tok<kw_exe>>, must<tok<string_lit>>> {
   static constexpr const char* what = "a quoted library pattern";
 };
+// `workload` after the patterns: a process that maps this library is an inference workload
+// (the processes `scope workload` rules are about).
 struct library_decl : seq<tok<kw_library>, must<tok<ident>>, must<tok<equals>>, must<lib_pattern>,
-                          star<tok<bar>, must<lib_pattern>>> {};
+                          star<tok<bar>, must<lib_pattern>>, opt<tok<kw_workload>>> {};
+// `scope workload`, `scope host`, `scope cgroup "/path"`, `scope comm "python*"`: the processes
+// a rule file's rules are about (the checker validates the selector, so that a wrong one gets a
+// coded diagnostic with its position rather than a syntax error).
+struct scope_decl : seq<tok<kw_scope>, must<tok<ident>>, opt<tok<string_lit>>> {};
 
 // `args: u64[6]`: an array field of a tracepoint, read element by element (`args[1]`).
 struct array_len : seq<tok<one<'['>>, must<tok<integer>>, must<tok<rbracket>>> {};
@@ -429,14 +437,14 @@ struct shorthand : seq<tok<qualname>, at<shorthand_ahead>, opt<lead_compare>, st
                        must<tok<arrow>>, must<alert_clause>, opt<with_clause>, opt<limit_clause>,
                        opt<group_clause>> {};
 
-struct decl : sor<module_decl, use_decl, library_decl, span_decl, point_decl, alias_decl, state_decl,
+struct decl : sor<module_decl, use_decl, library_decl, scope_decl, span_decl, point_decl, alias_decl, state_decl,
                   rule_decl, metric_decl, output_decl, route_decl, enum_decl, override_decl, toggle_decl,
                   list_decl, shorthand> {
   static constexpr const char* what = "a declaration";
 };
 
 // What starts a declaration at the beginning of a line: where parse_file resumes after an error.
-struct decl_start : sor<kw_module, kw_use, kw_library, kw_span, kw_point, kw_alias, kw_state, kw_rule,
+struct decl_start : sor<kw_module, kw_use, kw_library, seq<kw_scope, tok<ident>>, kw_span, kw_point, kw_alias, kw_state, kw_rule,
                         kw_metric, kw_output, kw_route, seq<kw_enum, tok<ident>, tok<lparen>>,
                         seq<kw_override, tok<kw_rule>>, seq<sor<kw_disable, kw_enable>, skip, sor<kw_tag, kw_rule>>,
                         seq<kw_list, tok<ident>, tok<equals>>, seq<ident, shorthand_ahead>> {};

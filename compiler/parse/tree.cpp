@@ -18,7 +18,7 @@ using Selector = pt::selector<
         g::ident, g::symbol, g::qualname, g::string_lit, g::number, g::integer, g::cmpop, g::kw_true,
         g::rule_ref, g::kw_false, g::kw_exe, g::kw_set, g::kw_clear, g::kw_entry, g::kw_return, g::kw_thread,
         g::kw_process, g::paren, g::window, g::call, g::negate, g::negation, g::module_decl, g::use_decl,
-        g::library_decl, g::lib_pattern, g::span_decl, g::point_decl, g::alias_decl, g::state_decl,
+        g::library_decl, g::lib_pattern, g::kw_workload, g::scope_decl, g::span_decl, g::point_decl, g::alias_decl, g::state_decl,
         g::transition, g::on_function, g::rule_decl, g::metric_decl, g::output_decl, g::route_decl,
         g::shorthand, g::on_clause, g::where_clause, g::while_clause, g::after_clause, g::when_clause,
         g::alert_clause, g::severity_word, g::with_clause, g::limit_clause, g::group_clause, g::probe_uprobe,

@@ -149,6 +149,9 @@ void to_json(nlohmann::json& j, const Plan& p) {
                      {"drops_map", p.drops_map}, {"ringbuf_bytes", p.ringbuf_bytes},
                      {"metrics", p.metrics},     {"windows", p.windows}};
   if (!p.enums.empty()) j["enums"] = p.enums;
+  if (p.scope.kind != ScopeKind::Host || !p.scope.origin.empty())
+    j["scope"] = {{"kind", to_string(p.scope.kind)}, {"argument", p.scope.argument}, {"origin", p.scope.origin}};
+  if (!p.workload_libraries.empty()) j["workload_libraries"] = p.workload_libraries;
 }
 
 void from_json(const nlohmann::json& j, Plan& p) {
@@ -163,6 +166,25 @@ void from_json(const nlohmann::json& j, Plan& p) {
   if (j.contains("metrics")) j.at("metrics").get_to(p.metrics);
   if (j.contains("windows")) j.at("windows").get_to(p.windows);
   if (j.contains("enums")) j.at("enums").get_to(p.enums);
+  if (j.contains("scope")) {
+    const nlohmann::json& s = j.at("scope");
+    std::string kind = s.at("kind").get<std::string>();
+    for (ScopeKind k : {ScopeKind::Host, ScopeKind::Workload, ScopeKind::Cgroup, ScopeKind::Comm})
+      if (kind == to_string(k)) p.scope.kind = k;
+    s.at("argument").get_to(p.scope.argument);
+    s.at("origin").get_to(p.scope.origin);
+  }
+  if (j.contains("workload_libraries")) j.at("workload_libraries").get_to(p.workload_libraries);
+}
+
+const char* to_string(ScopeKind k) {
+  switch (k) {
+    case ScopeKind::Host: return "host";
+    case ScopeKind::Workload: return "workload";
+    case ScopeKind::Cgroup: return "cgroup";
+    case ScopeKind::Comm: return "comm";
+  }
+  return "host";
 }
 
 }  // namespace seam::plan

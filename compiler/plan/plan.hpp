@@ -180,7 +180,22 @@ struct Window {
   double threshold = 0;  // in the metric's base unit (ns, bytes), or per second for Rate
 };
 
+// The processes a rule file's programs run for (`scope` in the file; docs/language.md). Every
+// program of a scoped file first looks the current tgid up in the seam_scope map user space
+// keeps (runtime/run/scope_keeper.hpp) and returns at once for a process outside it.
+enum class ScopeKind { Host, Workload, Cgroup, Comm };
+
+struct Scope {
+  ScopeKind kind = ScopeKind::Host;
+  std::string argument;  // Cgroup: the path under the v2 mount; Comm: the name pattern
+  std::string origin;    // "file:line" of the declaration ("" when none: the whole host)
+};
+
 struct Plan {
+  Scope scope;
+  // File-name globs of every library a module marks `workload` (libcudart.so*, libnccl.so*):
+  // a process that maps one is in `scope workload`.
+  std::vector<std::string> workload_libraries;
   std::vector<Library> libraries;
   std::vector<Attachment> attachments;
   std::vector<Map> maps;
@@ -196,6 +211,7 @@ struct Plan {
 };
 
 const char* to_string(AttachKind k);
+const char* to_string(ScopeKind k);
 const char* to_string(Feature f);
 const char* to_string(FieldType t);
 const char* to_string(Severity s);

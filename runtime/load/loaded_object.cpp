@@ -169,6 +169,12 @@ LoadResult LoadedObject::load(std::span<const uint8_t> object, const plan::Plan&
       return r;
     }
   }
+  if (bpf_map* scope = bpf_object__find_map_by_name(self->obj_, "seam_scope");
+      scope && ring_share.scope_fd >= 0 && bpf_map__reuse_fd(scope, ring_share.scope_fd) != 0) {
+    r.error = "cannot share the scope map: " + errno_text(errno);
+    return r;
+  }
+  set_rodata_u64(self->obj_, "seam_scope_mask", ring_share.scope_mask);  // absent in host-wide objects
   set_rodata_u64(self->obj_, "seam_unit_tag", static_cast<uint64_t>(ring_share.unit_tag) << plan::kUnitTagShift);
   if (bpf_map* drops = bpf_object__find_map_by_name(self->obj_, plan.drops_map.c_str()))
     bpf_map__set_max_entries(drops, self->drop_slots_);

@@ -43,7 +43,7 @@ std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, Unit
   LoadResult loaded =
       preloaded ? std::move(*preloaded)
                 : LoadedObject::load(unit->build_->object, plan, probe_features(),
-                                     RingShare{context.ring_fd, tag ? tag : (tag = context.new_tag())});
+                                     context.share(plan, tag ? tag : (tag = context.new_tag())));
   if (!loaded.object) {
     *error = "cannot load the BPF program: " + loaded.error + (loaded.log.empty() ? "" : "\n" + loaded.log);
     unit->stopped_ = true;
@@ -74,6 +74,14 @@ std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, Unit
   unit->attacher_->attach_kernel_probes();
   unit->exec_attached_ = object.is_loaded("seam_exec_notice") &&
                          object.attach_tracepoint("seam_exec_notice", "sched", "sched_process_exec").ok;
+  // A scoped object's children-follow and exit programs (bpf-templates/scope_follow.c.tmpl).
+  for (const auto& [program, event] : {std::pair{"seam_scope_fork", "sched_process_fork"},
+                                       std::pair{"seam_scope_exit", "sched_process_exit"}})
+    if (object.is_loaded(program) && !object.attach_tracepoint(program, "sched", event).ok)
+      notice(Notice{plan::Severity::Warning, "scope-follow-unavailable",
+                    std::string("cannot attach ") + program + " (sched:" + event +
+                        "): children of processes in scope are found by rescans only",
+                    {}, 0});
 
   for (size_t i = 0; i < plan.libraries.size(); ++i) {
     const plan::Library& lib = plan.libraries[i];

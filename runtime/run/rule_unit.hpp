@@ -18,6 +18,7 @@
 #include "runtime/run/library_hub.hpp"
 #include "runtime/run/pending_scanner.hpp"
 #include "runtime/run/probe_attacher.hpp"
+#include "runtime/run/scope_keeper.hpp"
 #include "runtime/run/stack_symbolizer.hpp"
 #include "runtime/run/unit_build.hpp"
 
@@ -38,6 +39,11 @@ struct UnitContext {
   int ring_fd = -1;
   std::map<uint32_t, RuleUnit*> by_tag;
   std::function<void()> drain;
+  // The seam_scope map scoped objects share, and the bits each needs (null: none kept).
+  ScopeKeeper* scope = nullptr;
+  RingShare share(const plan::Plan& plan, uint32_t tag) const {
+    return RingShare{ring_fd, tag, scope ? scope->fd() : -1, scope ? scope->mask_for(plan) : 0};
+  }
   uint32_t next_tag = 1;
   // A tag no running unit has (1..0xfffe: all ones in a rule id is the exec notice).
   uint32_t new_tag();

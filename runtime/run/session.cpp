@@ -134,6 +134,19 @@ void Session::on_record(std::span<const uint8_t> bytes) {
   // unless the kernel delivered it after detach, and then there is no plan to decode it with.
 }
 
+// Each process entering the scope is named once (a workload is a few processes, not the host's
+// churn); a cgroup selector whose directory went away is named once, and the rest runs on.
+void Session::scope_scanned(const std::vector<std::string>& entered) {
+  for (const std::string& who : entered)
+    notice(Notice{plan::Severity::Info, "scope-entered", who + " is in scope", {}, 0});
+  for (const std::string& cgroup : scope_->vanished_cgroups())
+    notice(Notice{plan::Severity::Warning,
+                  "scope-cgroup-gone",
+                  "cgroup " + cgroup + " no longer exists: rules scoped to it see no process; the others run on",
+                  {},
+                  0});
+}
+
 void Session::notice(const Notice& n) {
   for (auto& s : sinks_) s->write_notice(n);
 }
@@ -190,6 +203,7 @@ metrics::SelfStats Session::self_stats() const {
   for (const auto& [path, unit] : units_) unit->add_stats(self);
   for (const auto& sink : sinks_) sink->counters(self.outputs);  // shared: once, not per unit
   self.ringbuf_bytes = result_.ringbuf_bytes;
+  if (scope_) self.maps.push_back(metrics::MapFill{"seam_scope", scope_->size(), ScopeKeeper::kMaxProcesses, {}});
   if (ring_fill_) self.ringbuf_fill = ring_fill_->ratio();
   self.compile_ms = options_.compile_ms;
   self.load_ms = attach_ms_;
@@ -214,12 +228,19 @@ SessionResult Session::run() {
   }
   // Loading (the verifier) is most of a unit's start and independent per object: in parallel.
   std::vector<LoadResult> loaded(options_.units.size());
-  std::vector<uint32_t> tags(options_.units.size());
-  for (uint32_t& tag : tags) tag = context_.next_tag++;  // no unit runs yet: all free
+  std::vector<RingShare> shares;
+  scope_ = std::make_unique<ScopeKeeper>(options_.cgroup);
+  if (!scope_->error().empty()) {
+    notice(Notice{plan::Severity::Warning, "scope-unavailable", scope_->error() + "; every rule runs host-wide", {}, 0});
+    scope_.reset();
+  }
+  context_.scope = scope_.get();
+  for (const auto& build : options_.units) shares.push_back(context_.share(build->plan, context_.next_tag++));
   parallel_for(options_.units.size(), [&](size_t i) {
-    loaded[i] = LoadedObject::load(options_.units[i]->object, options_.units[i]->plan, probe_features(),
-                                   RingShare{ring_fd_, tags[i]});
+    loaded[i] = LoadedObject::load(options_.units[i]->object, options_.units[i]->plan, probe_features(), shares[i]);
   });
+  std::vector<uint32_t> tags;
+  for (const RingShare& share : shares) tags.push_back(share.unit_tag);
   for (size_t i = 0; i < options_.units.size(); ++i) {
     std::unique_ptr<UnitBuild>& build = options_.units[i];
     std::string path = build->path;
@@ -253,6 +274,7 @@ SessionResult Session::run() {
                       std::to_string(options_.rescan_ms) + " ms",
                   {},
                   0});
+  if (scope_) scope_scanned(scope_->scan());  // before `ready`: the processes already running
   result_.attach_ms = attach_ms_ = static_cast<double>(now_ms() - started);
   notice(Notice{plan::Severity::Info,
                 "ready",
@@ -325,9 +347,11 @@ SessionResult Session::run() {
       pending_scans_.pop_front();
       symbols_.remember(pid);
       libraries_.scan_pid(pid);
+      if (scope_) scope_scanned(scope_->scan_pid(pid));
     }
     if (now >= next_rescan) {
       libraries_.scan();
+      if (scope_) scope_scanned(scope_->scan());
       next_rescan = now + options_.rescan_ms;
     }
     bool asked = options_.reload && options_.reload->exchange(false);

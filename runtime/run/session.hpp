@@ -34,6 +34,7 @@ struct SessionOptions {
   bool watch = true;
   std::vector<std::unique_ptr<Sink>> sinks;
   std::optional<pid_t> pid;                 // --pid: scan and trace only this process
+  std::string cgroup;                       // --cgroup: only processes in this v2 subtree (scope_keeper.hpp)
   int64_t duration_ms = 0;                  // --duration: stop after this long (0: until a signal)
   int poll_ms = 20;                         // the reader's timed consume: the latency of batched delivery
   int rescan_ms = 500;                      // full rescan for libraries loaded by dlopen

@@ -60,6 +60,8 @@ class Session {
   std::vector<std::shared_ptr<Sink>> sinks_;
   StackSymbolizerAdapter symbols_;
   LibraryHub libraries_;
+  std::unique_ptr<ScopeKeeper> scope_;  // before the units whose objects share its map
+  void scope_scanned(const std::vector<std::string>& entered);
   UnitContext context_;
   std::map<std::string, std::unique_ptr<RuleUnit>> units_;  // by rule file
   std::unique_ptr<MetricsService> metrics_;

@@ -46,9 +46,17 @@ std::vector<nlohmann::json> alerts_of(const SeamRun& seam, const std::string& ru
   return of_pid(seam.alerts(rule), pid);
 }
 
+// The pack's syscall, socket and ioctl rules are `scope workload`: every workload maps the
+// fixture CUDA runtime, as an inference server maps the real one (tests/e2e/scope_test.cpp has
+// the bystander that does not).
+const std::vector<std::string>& as_inference_workload(const std::vector<std::string>& argv) {
+  setenv("PACK_WORKLOAD_DLOPEN", fixture("libcudart.so.12").c_str(), 1);
+  return argv;
+}
+
 // A workload process (tests/fixtures/pack_workload.c or another fixture) that waits for "go".
 struct Workload {
-  explicit Workload(const std::vector<std::string>& argv) : child(argv), pid_(child.pid()) {
+  explicit Workload(const std::vector<std::string>& argv) : child(as_inference_workload(argv)), pid_(child.pid()) {
     EXPECT_TRUE(child.wait_for_line("ready", seconds(10)));
   }
   // Lets it run and waits until it is done.

@@ -159,22 +159,27 @@ Child::~Child() {
 }
 
 bool Child::wait_for_line(const std::string& line, std::chrono::milliseconds timeout) {
+  return line_starting(line, timeout, true).has_value();
+}
+
+std::optional<std::string> Child::line_starting(const std::string& prefix, std::chrono::milliseconds timeout,
+                                                bool whole) {
   auto deadline = std::chrono::steady_clock::now() + timeout;
   while (true) {
     size_t nl;
     while ((nl = buffered_.find('\n')) != std::string::npos) {
       std::string got = buffered_.substr(0, nl);
       buffered_.erase(0, nl + 1);
-      if (got == line) return true;
+      if (whole ? got == prefix : got.rfind(prefix, 0) == 0) return got;
     }
     auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) return false;
+    if (left.count() <= 0) return std::nullopt;
     pollfd p{out_, POLLIN, 0};
-    if (poll(&p, 1, static_cast<int>(left.count())) <= 0) return false;
+    if (poll(&p, 1, static_cast<int>(left.count())) <= 0) return std::nullopt;
     char buf[4096];
     ssize_t n = read(out_, buf, sizeof buf);
-    if (n <= 0) return false;
+    if (n <= 0) return std::nullopt;
     buffered_.append(buf, static_cast<size_t>(n));
   }
 }

@@ -4,6 +4,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,9 @@ class Child {
   pid_t pid() const { return pid_; }
   // Reads stdout until a line equal to `line` arrives (or EOF / deadline).
   bool wait_for_line(const std::string& line, std::chrono::milliseconds timeout);
+  // The first line that starts with `prefix` (whole: equals it), or nullopt at EOF / deadline.
+  std::optional<std::string> line_starting(const std::string& prefix, std::chrono::milliseconds timeout,
+                                           bool whole = false);
   void send_line(const std::string& line);
   int wait();  // exit code
 

@@ -1,0 +1,34 @@
+// The host-tax workload (bench/harness/hosttax.py): N getppid() syscalls, then N first touches
+// of fresh anonymous pages, and prints the CPU time of each, per operation:
+//   host_tax N [LIBRARY]    LIBRARY: dlopen it first (the fixture libcudart: an in-scope workload)
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+static double cpu_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+int main(int argc, char** argv) {
+  long n = argc > 1 ? strtol(argv[1], NULL, 10) : 1000000;
+  if (argc > 2 && !dlopen(argv[2], RTLD_NOW)) {
+    fprintf(stderr, "dlopen %s: %s\n", argv[2], dlerror());
+    return 2;
+  }
+  double t0 = cpu_ns();
+  for (long i = 0; i < n; i++) (void)getppid();
+  double t1 = cpu_ns();
+  long pages = n / 10;
+  char* mem = mmap(NULL, (size_t)pages * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED) return 3;
+  double t2 = cpu_ns();
+  for (long i = 0; i < pages; i++) mem[i * 4096] = 1;
+  double t3 = cpu_ns();
+  printf("syscall_ns %.1f fault_ns %.1f\n", (t1 - t0) / n, (t3 - t2) / pages);
+  return 0;
+}

@@ -1,0 +1,195 @@
+#include "runtime/run/scope_keeper.hpp"
+
+#include <dirent.h>
+#include <fnmatch.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "compiler/plan/cgroup_path.hpp"
+
+namespace seam::runtime {
+
+namespace {
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string comm_of(pid_t pid) {
+  std::string c = read_text("/proc/" + std::to_string(pid) + "/comm");
+  while (!c.empty() && c.back() == '\n') c.pop_back();
+  return c;
+}
+
+// The process's v2 cgroup ("0::/a/b" in /proc/PID/cgroup), or nullopt.
+std::optional<std::string> v2_cgroup_of(pid_t pid) {
+  std::istringstream in(read_text("/proc/" + std::to_string(pid) + "/cgroup"));
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("0::", 0) == 0) return line.substr(3);
+  return std::nullopt;
+}
+
+bool in_subtree(const std::string& cgroup, const std::string& root) {
+  if (root == "/") return true;
+  return cgroup == root ||
+         (cgroup.size() > root.size() && cgroup.rfind(root, 0) == 0 && cgroup[root.size()] == '/');
+}
+
+std::vector<pid_t> all_processes() {
+  std::vector<pid_t> pids;
+  if (DIR* d = opendir("/proc")) {
+    while (dirent* e = readdir(d)) {
+      char* end = nullptr;
+      long pid = std::strtol(e->d_name, &end, 10);
+      if (end && *end == 0 && pid > 0) pids.push_back(static_cast<pid_t>(pid));
+    }
+    closedir(d);
+  }
+  return pids;
+}
+
+}  // namespace
+
+ScopeKeeper::ScopeKeeper(std::string operator_cgroup) {
+  fd_ = bpf_map_create(BPF_MAP_TYPE_HASH, "seam_scope", sizeof(uint32_t), sizeof(uint64_t), kMaxProcesses,
+                       nullptr);
+  if (fd_ < 0) error_ = std::string("cannot create the scope map: ") + std::strerror(errno);
+  if (!operator_cgroup.empty()) operator_bit_ = bit_of(plan::ScopeKind::Cgroup, operator_cgroup);
+}
+
+ScopeKeeper::~ScopeKeeper() {
+  if (fd_ >= 0) close(fd_);
+}
+
+uint64_t ScopeKeeper::bit_of(plan::ScopeKind kind, const std::string& argument) {
+  std::string arg = kind == plan::ScopeKind::Cgroup ? plan::cgroup_v2_relative(argument) : argument;
+  for (const Selector& s : selectors_)
+    if (s.kind == kind && s.argument == arg) return s.bit;
+  if (selectors_.size() >= 64) return 0;  // more distinct scopes than bits: the file runs host-wide
+  Selector s{kind, arg, uint64_t{1} << selectors_.size(), false};
+  selectors_.push_back(s);
+  return s.bit;
+}
+
+uint64_t ScopeKeeper::mask_for(const plan::Plan& plan) {
+  for (const std::string& g : plan.workload_libraries)
+    if (std::find(workload_globs_.begin(), workload_globs_.end(), g) == workload_globs_.end())
+      workload_globs_.push_back(g);
+  uint64_t mask = operator_bit_;
+  if (plan.scope.kind != plan::ScopeKind::Host) mask |= bit_of(plan.scope.kind, plan.scope.argument);
+  return mask;
+}
+
+bool ScopeKeeper::maps_workload_library(pid_t pid) const {
+  if (workload_globs_.empty()) return false;
+  std::istringstream in(read_text("/proc/" + std::to_string(pid) + "/maps"));
+  for (std::string line; std::getline(in, line);) {
+    size_t slash = line.rfind('/');
+    if (slash == std::string::npos) continue;
+    std::string base = line.substr(slash + 1);
+    for (const std::string& g : workload_globs_)
+      if (fnmatch(g.c_str(), base.c_str(), 0) == 0) return true;
+  }
+  return false;
+}
+
+uint64_t ScopeKeeper::bits_of(pid_t pid) const {
+  uint64_t bits = 0;
+  std::optional<std::string> cgroup;
+  std::string comm;
+  bool cgroup_read = false, comm_read = false;
+  for (const Selector& s : selectors_) {
+    switch (s.kind) {
+      case plan::ScopeKind::Workload:
+        if (maps_workload_library(pid)) bits |= s.bit;
+        break;
+      case plan::ScopeKind::Cgroup:
+        if (!cgroup_read) cgroup = v2_cgroup_of(pid), cgroup_read = true;
+        if (cgroup && !s.argument.empty() && in_subtree(*cgroup, s.argument)) bits |= s.bit;
+        break;
+      case plan::ScopeKind::Comm:
+        if (!comm_read) comm = comm_of(pid), comm_read = true;
+        if (!comm.empty() && fnmatch(s.argument.c_str(), comm.c_str(), 0) == 0) bits |= s.bit;
+        break;
+      case plan::ScopeKind::Host:
+        break;
+    }
+  }
+  return bits;
+}
+
+// Adds the bits the process has now to those it holds (never removes: a child keeps the bits
+// it inherited at fork). Returns "pid N (comm)" when it had none before.
+std::optional<std::string> ScopeKeeper::add(pid_t pid) {
+  if (fd_ < 0 || pid == getpid()) return std::nullopt;
+  uint64_t bits = bits_of(pid);
+  if (!bits) return std::nullopt;
+  uint32_t key = static_cast<uint32_t>(pid);
+  uint64_t held = 0;
+  bool had = bpf_map_lookup_elem(fd_, &key, &held) == 0;
+  if (had && (held | bits) == held) return std::nullopt;
+  uint64_t value = held | bits;
+  if (bpf_map_update_elem(fd_, &key, &value, BPF_ANY) != 0) return std::nullopt;  // full: E2BIG
+  if (had) return std::nullopt;
+  return "pid " + std::to_string(pid) + " (" + comm_of(pid) + ")";
+}
+
+std::vector<std::string> ScopeKeeper::scan() {
+  std::vector<std::string> entered;
+  if (fd_ < 0 || selectors_.empty()) return entered;
+  // Keys of processes (and threads) gone without an exit seen: pids are reused.
+  std::vector<uint32_t> gone;
+  uint32_t key = 0, next = 0;
+  for (void* at = nullptr; bpf_map_get_next_key(fd_, at, &next) == 0; at = &key) {
+    key = next;
+    if (access(("/proc/" + std::to_string(key)).c_str(), F_OK) != 0) gone.push_back(key);
+  }
+  for (uint32_t k : gone) bpf_map_delete_elem(fd_, &k);
+  for (pid_t pid : all_processes())
+    if (auto e = add(pid)) entered.push_back(*e);
+  return entered;
+}
+
+std::vector<std::string> ScopeKeeper::scan_pid(pid_t pid) {
+  std::vector<std::string> entered;
+  if (selectors_.empty()) return entered;
+  if (auto e = add(pid)) entered.push_back(*e);
+  return entered;
+}
+
+std::vector<std::string> ScopeKeeper::vanished_cgroups() {
+  std::vector<std::string> out;
+  for (Selector& s : selectors_) {
+    if (s.kind != plan::ScopeKind::Cgroup || s.gone) continue;
+    std::string dir = plan::cgroup_v2_root() + (s.argument == "/" ? "" : s.argument);
+    struct stat st {};
+    if (s.argument.empty() || stat(dir.c_str(), &st) != 0) {
+      s.gone = true;
+      out.push_back(s.argument.empty() ? std::string("(not under the cgroup v2 mount)") : s.argument);
+    }
+  }
+  return out;
+}
+
+size_t ScopeKeeper::size() const {
+  size_t n = 0;
+  uint32_t key = 0, next = 0;
+  for (void* at = nullptr; fd_ >= 0 && bpf_map_get_next_key(fd_, at, &next) == 0; at = &key) {
+    key = next;
+    ++n;
+  }
+  return n;
+}
+
+}  // namespace seam::runtime

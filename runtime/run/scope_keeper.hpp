@@ -1,0 +1,69 @@
+#pragma once
+// The seam_scope map every scoped rule file's programs look the current process up in first
+// (bpf-templates/seam_scope.h): tgid -> the scope bits it holds. One bit per distinct selector
+// of the running files (workload, a cgroup subtree, a comm pattern) and one for the operator's
+// `--cgroup`; a file's mask is its selector's bit and the operator's, all required.
+//
+// User space adds processes: those that map a workload library (found at exec and by the
+// periodic rescan, so a late dlopen enters too), those whose v2 cgroup is in a selector's
+// subtree, those whose name matches a comm pattern. The kernel copies a parent's bits to its
+// children at fork and deletes a thread's key when it exits; the rescan also drops the keys of
+// processes gone without an exit seen. Membership stays until exit.
+#include <sys/types.h>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/plan/plan.hpp"
+
+namespace seam::runtime {
+
+class ScopeKeeper {
+ public:
+  static constexpr uint32_t kMaxProcesses = 16384;  // seam_scope's max_entries (seam_scope.h)
+
+  // operator_cgroup: `--cgroup PATH` (empty: none). Creates the map; error() says why not.
+  explicit ScopeKeeper(std::string operator_cgroup = {});
+  ~ScopeKeeper();
+  ScopeKeeper(const ScopeKeeper&) = delete;
+  ScopeKeeper& operator=(const ScopeKeeper&) = delete;
+
+  int fd() const { return fd_; }
+  const std::string& error() const { return error_; }
+
+  // The bits a unit of this plan needs (registering its selector); 0 for a host-wide file
+  // without --cgroup (its programs test nothing).
+  uint64_t mask_for(const plan::Plan& plan);
+
+  // Every process now (and the keys of processes gone), or one that has just exec'd. Returns
+  // the processes that entered the scope, as "pid N (comm)".
+  std::vector<std::string> scan();
+  std::vector<std::string> scan_pid(pid_t pid);
+  // Cgroup selectors whose directory has gone since the last call (each reported once).
+  std::vector<std::string> vanished_cgroups();
+
+  size_t size() const;
+
+ private:
+  struct Selector {
+    plan::ScopeKind kind = plan::ScopeKind::Host;
+    std::string argument;  // cgroup: the path relative to the v2 mount; comm: the pattern
+    uint64_t bit = 0;
+    bool gone = false;  // cgroup: reported as vanished
+  };
+  uint64_t bit_of(plan::ScopeKind kind, const std::string& argument);
+  uint64_t bits_of(pid_t pid) const;
+  bool maps_workload_library(pid_t pid) const;
+  std::optional<std::string> add(pid_t pid);
+
+  int fd_ = -1;
+  std::string error_;
+  std::vector<Selector> selectors_;
+  std::vector<std::string> workload_globs_;
+  uint64_t operator_bit_ = 0;
+};
+
+}  // namespace seam::runtime
