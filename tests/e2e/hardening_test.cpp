@@ -52,7 +52,14 @@ long long sample(const std::string& body, const std::string& series) {
 // test instead of hanging it).
 bool stops_on_sigterm(SeamRun& seam, std::chrono::milliseconds timeout, int* code) {
   seam.signal(SIGTERM);
-  bool stopped = wait_until([&] { return !seam.running(); }, timeout);
+  pid_t pid = seam.pid();
+  // Exited (a zombie until stop() reaps it), without reaping it here.
+  bool stopped = wait_until(
+      [&] {
+        siginfo_t info{};
+        return waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid;
+      },
+      timeout);
   if (!stopped) seam.signal(SIGKILL);
   *code = seam.stop();
   return stopped;
@@ -262,7 +269,11 @@ TEST(Hardening, AStalledStdoutDoesNotStallTheJsonFileBesideIt) {
       60s))
       << seam.alerts("every_sync").size() << " of " << kCalls << " in the JSON file\n"
       << body;
-  EXPECT_GT(sample(body, "seam_output_dropped_total{output=\"stdout\",reason=\"queue_full\"}"), 0) << body;
+  std::string threads;
+  for (const auto& t : fs::directory_iterator("/proc/" + std::to_string(seam.pid()) + "/task"))
+    threads += read_file(t.path().string() + "/comm") + " " + read_file(t.path().string() + "/wchan") + "\n";
+  EXPECT_GT(sample(body, "seam_output_dropped_total{output=\"stdout\",reason=\"queue_full\"}"), 0)
+      << body << threads;
   int code = -1;
   EXPECT_TRUE(stops_on_sigterm(seam, 15s, &code)) << seam.stderr_text();
   EXPECT_EQ(code, 0);
