@@ -52,7 +52,15 @@ long long sample(const std::string& body, const std::string& series) {
 // test instead of hanging it).
 bool stops_on_sigterm(SeamRun& seam, std::chrono::milliseconds timeout, int* code) {
   seam.signal(SIGTERM);
-  bool stopped = wait_until([&] { return !seam.running(); }, timeout);
+  pid_t pid = seam.pid();
+  // Exited (a zombie until stop() reaps it), without reaping it here.
+  bool stopped = wait_until(
+      [&] {
+        siginfo_t info{};
+        return waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+               info.si_pid == pid;
+      },
+      timeout);
   if (!stopped) seam.signal(SIGKILL);
   *code = seam.stop();
   return stopped;
@@ -262,7 +270,11 @@ TEST(Hardening, AStalledStdoutDoesNotStallTheJsonFileBesideIt) {
       60s))
       << seam.alerts("every_sync").size() << " of " << kCalls << " in the JSON file\n"
       << body;
-  EXPECT_GT(sample(body, "seam_output_dropped_total{output=\"stdout\",reason=\"queue_full\"}"), 0) << body;
+  // seam's own metrics are published once a second: wait for stdout's count to show.
+  std::string series = "seam_output_dropped_total{output=\"stdout\",reason=\"queue_full\"}";
+  EXPECT_TRUE(
+      wait_until([&] { return sample(body = http_get("http://" + listen + "/metrics"), series) > 0; }, 10s))
+      << body;
   int code = -1;
   EXPECT_TRUE(stops_on_sigterm(seam, 15s, &code)) << seam.stderr_text();
   EXPECT_EQ(code, 0);
