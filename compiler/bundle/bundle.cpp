@@ -1,5 +1,7 @@
 #include "compiler/bundle/bundle.hpp"
 
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -113,6 +115,9 @@ Decoded decode(std::span<const uint8_t> bytes) {
 }
 
 bool is_bundle_file(const std::string& path) {
+  // Regular files only: opening a FIFO or a device to peek at it could block or consume input.
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
   std::ifstream in(path, std::ios::binary);
   char head[sizeof kMagic] = {};
   return in.read(head, sizeof head) && std::memcmp(head, kMagic, sizeof kMagic) == 0;

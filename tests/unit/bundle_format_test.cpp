@@ -1,8 +1,11 @@
 // compiler/bundle/: what `seam build` writes comes back whole, and anything else is refused
 // with a reason: not a bundle, truncated, corrupt, another engine ABI.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstring>
+#include <fstream>
 #include <functional>
 
 #include "compiler/bundle/bundle.hpp"
@@ -107,6 +110,21 @@ TEST(BundleFormat, RefusesAnotherEngineAbi) {
                          std::to_string(kEngineAbi + 1) + "; this seam runs engine ABI " +
                          std::to_string(kEngineAbi) +
                          " bundles only: rebuild it with this seam's `seam build`");
+}
+
+TEST(BundleFormat, IsBundleFilePeeksAtRegularFilesOnly) {
+  std::string dir = ::testing::TempDir();
+  std::string fifo = dir + "/seam-bundle-test-fifo-" + std::to_string(getpid());
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_FALSE(is_bundle_file(fifo));  // would block in open() if it were read: no writer
+  unlink(fifo.c_str());
+  std::string file = dir + "/seam-bundle-test-" + std::to_string(getpid()) + ".seamb";
+  std::vector<uint8_t> bytes = encode(sample());
+  std::ofstream(file, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  EXPECT_TRUE(is_bundle_file(file));
+  EXPECT_TRUE(read_file(file).bundle);
+  unlink(file.c_str());
 }
 
 }  // namespace
