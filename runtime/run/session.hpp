@@ -35,6 +35,7 @@ struct SessionOptions {
   const std::atomic<bool>* stop = nullptr;  // set by a signal handler
   uint32_t exec_notice_rule = 0xffffffffu;
   std::string listen;     // Prometheus /metrics and /healthz ("" for none)
+  int64_t alert_repeat_ms = 60000;  // --alert-repeat: a windowed state that holds is sent again this often
   double compile_ms = 0;  // for seam's own metrics
   std::shared_ptr<PodDirectory> pods;  // --pods: pod name and namespace on alerts (null: UID only)
   std::string pods_shown_url;          // for its notices
