@@ -95,6 +95,11 @@ void append_alertmanager_alert(std::string& out, const Alert& a, const Alertmana
   append_label(out, "pod_uid", id.pod_uid, first);
   append_label(out, "pod", id.pod_name, first);
   append_label(out, "namespace", id.pod_namespace, first);
+  // A windowed state's other series labels name it too: two series are two Alertmanager alerts.
+  if (!a.status.empty())
+    for (const AlertField& f : a.fields)
+      if (f.name != "value" && std::holds_alternative<std::string>(f.value.v))
+        append_label(out, f.name, f.text, first);
   out.append("},\"annotations\":{");
   first = true;
   append_label(out, "summary", a.message, first);

@@ -65,8 +65,11 @@ void check_against(const nlohmann::json& object, const std::map<std::string, Sch
     ASSERT_NE(row, table.end()) << "key '" << key << "' is written but not in docs/outputs.md";
     EXPECT_EQ(row->second.type, json_type(value)) << key;
   }
-  for (const auto& [key, row] : table)
-    if (row.always) EXPECT_TRUE(object.contains(key)) << "'" << key << "' is documented as always there";
+  for (const auto& [key, row] : table) {
+    if (row.always) {
+      EXPECT_TRUE(object.contains(key)) << "'" << key << "' is documented as always there";
+    }
+  }
 }
 
 Alert full_alert() {
