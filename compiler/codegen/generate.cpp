@@ -60,7 +60,7 @@ std::string maps(const plan::Program& p) {
                                      : ""},
                      {"layout", m.per_cpu ? "per-CPU" : "shared (atomic adds), allocated on use,"},
                      {"map_type", m.per_cpu ? "BPF_MAP_TYPE_PERCPU_HASH" : "BPF_MAP_TYPE_HASH"},
-                     {"map_flags", m.per_cpu ? "" : "\t__uint(map_flags, BPF_F_NO_PREALLOC);\n"},
+                     {"map_flags", m.per_cpu ? "" : "\t__uint(map_flags, 1 /* BPF_F_NO_PREALLOC */);\n"},
                      {"entries", std::to_string(m.max_series + 1)}});
   }
   return out;
@@ -91,7 +91,7 @@ std::string metric_update(const plan::Program& p, int index, const ExprContext& 
                             : "\t\t\t__sync_fetch_and_add(&m->count, 1);\n"
                               "\t\t\t__sync_fetch_and_add(&m->sum, v);\n"},
        {"bucket_update", m.kind == plan::MetricKind::Hist
-                             ? "\t\t\t__sync_fetch_and_add(&m->buckets[seam_hist_bucket(v)], 1);\n"
+                             ? "\t\t\tSEAM_HIST_ADD(m->buckets, v);\n"
                              : ""}});
 }
 
