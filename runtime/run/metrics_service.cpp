@@ -60,6 +60,8 @@ void identify_series(const metrics::Labels& labels, Alert& alert, metrics::Label
       rest->emplace_back(name, value);
     }
   }
+  // A series by pid only: the process's name from /proc rather than an empty one.
+  if (alert.has_task && alert.comm.empty() && alert.pid) alert.comm = task_identity(alert.pid).second;
 }
 
 int64_t wall_ns() {
