@@ -42,25 +42,46 @@ static __always_inline __u64 seam_stack_arg(struct pt_regs *ctx, int n)
 	return v;
 }
 
-/* Histogram bucket of v: bucket i counts 2^(i-1) < v <= 2^i (bucket 0: v <= 1), so that each
- * bucket's Prometheus `le` bound is exactly 2^i base units (plan::kHistBuckets == 64). */
+/* Histogram bucket of v, log-linear (compiler/plan/hist_layout.hpp, which must agree): bucket i
+ * counts lower(i) < v <= upper(i); values up to 64 exactly, then 64 sub-buckets per power of two
+ * (each at most 1/64 of its lower bound wide), values above 2^40 in the last bucket. */
+#define SEAM_HIST_SUB_BITS 6
+#define SEAM_HIST_SUB (1u << SEAM_HIST_SUB_BITS)
+#define SEAM_HIST_TOP_BITS 40
+#define SEAM_HIST_BUCKETS (SEAM_HIST_SUB + (SEAM_HIST_TOP_BITS - SEAM_HIST_SUB_BITS) * SEAM_HIST_SUB)
+
 static __always_inline __u32 seam_hist_bucket(__u64 v)
 {
-	if (v <= 1)
-		return 0;
-	v -= 1;
-	__u32 r = 0;
-	if (v >> 32) { v >>= 32; r += 32; }
-	if (v >> 16) { v >>= 16; r += 16; }
-	if (v >> 8) { v >>= 8; r += 8; }
-	if (v >> 4) { v >>= 4; r += 4; }
-	if (v >> 2) { v >>= 2; r += 2; }
-	if (v >> 1) { r += 1; }
-	return r + 1 > 63 ? 63 : r + 1;
+	__u64 u = v ? v - 1 : 0;
+	if (u < SEAM_HIST_SUB)
+		return (__u32)u;
+	__u64 x = u;
+	__u32 e = 0;
+	if (x >> 32) { x >>= 32; e += 32; }
+	if (x >> 16) { x >>= 16; e += 16; }
+	if (x >> 8) { x >>= 8; e += 8; }
+	if (x >> 4) { x >>= 4; e += 4; }
+	if (x >> 2) { x >>= 2; e += 2; }
+	if (x >> 1) { e += 1; }
+	if (e >= SEAM_HIST_TOP_BITS)
+		return SEAM_HIST_BUCKETS - 1;
+	__u32 shift = e - SEAM_HIST_SUB_BITS;
+	__u32 i = SEAM_HIST_SUB + shift * SEAM_HIST_SUB + (__u32)(u >> shift) - SEAM_HIST_SUB;
+	return i < SEAM_HIST_BUCKETS ? i : SEAM_HIST_BUCKETS - 1;
 }
 
+/* Counts v in a histogram's buckets. The compiler knows the bucket is in range and would drop
+ * the check the verifier needs: the empty asm hides what it knows. */
+#define SEAM_HIST_ADD(buckets, v)                                   \
+	do {                                                        \
+		__u64 seam_b = seam_hist_bucket(v);                 \
+		asm volatile("" : "+r"(seam_b));                     \
+		if (seam_b < SEAM_HIST_BUCKETS)                      \
+			__sync_fetch_and_add(&(buckets)[seam_b], 1); \
+	} while (0)
+
 /* The zero value new metric series start from (too large for the 512-byte BPF stack). */
-__u64 seam_metric_zero[2 + 64];
+__u64 seam_metric_zero[2 + SEAM_HIST_BUCKETS];
 
 /* seam's own process, set by the loader: its own syscalls, page faults and switches are not
  * what an operator asked about, and reporting them would feed back into the output. */

@@ -32,6 +32,7 @@
 #include "runtime/load/features.hpp"
 #include "runtime/load/task_storage_probe.hpp"
 #include "runtime/output/sink.hpp"
+#include "runtime/output/stderr_notice_sink.hpp"
 #include "runtime/output/webhook_options.hpp"
 #include "runtime/run/parallel_for.hpp"
 #include "runtime/run/reload_plan.hpp"
@@ -55,6 +56,7 @@ struct RunFlags {
   CompileOptions compile;
   std::vector<std::string> outputs;
   double duration_s = 0;
+  double alert_repeat_s = 60;
   int pid = 0;
   std::string cgroup;
   bool allow_insecure_rules = false;
@@ -321,6 +323,11 @@ int run(RunFlags& flags) {
     auto out = runtime::make_sink("stdout");
     sinks.push_back(std::move(*out));
   }
+  // The stdout output writes notices on stderr itself; without it, they go there too.
+  if (std::none_of(sinks.begin(), sinks.end(), [](const auto& s) {
+        return dynamic_cast<const runtime::StdoutSink*>(s.get()) != nullptr;
+      }))
+    sinks.push_back(std::make_unique<runtime::StderrNoticeSink>());
   if (geteuid() != 0)
     std::cerr << "seam run: warning: not running as root; loading BPF programs will probably fail\n";
 
@@ -342,6 +349,7 @@ int run(RunFlags& flags) {
   if (flags.pid > 0) session.pid = flags.pid;
   session.cgroup = flags.cgroup;
   session.duration_ms = static_cast<int64_t>(flags.duration_s * 1000);
+  session.alert_repeat_ms = static_cast<int64_t>(flags.alert_repeat_s * 1000);
   session.stop = &g_stop;
   session.exec_notice_rule = codegen::kExecNoticeRule;
   session.listen = flags.listen == "off" || flags.listen == "none" ? "" : flags.listen;
@@ -375,6 +383,9 @@ Command add_run(CLI::App& parent) {
   app->add_option("-o,--output", flags->outputs, "stdout, json or json:PATH (repeatable; default stdout)")
       ->allow_extra_args(false);
   app->add_option("--duration", flags->duration_s, "Stop after this many seconds");
+  app->add_option("--alert-repeat", flags->alert_repeat_s,
+                  "Send a windowed rule's alert again this often (seconds) while it holds (default 60)")
+      ->check(CLI::PositiveNumber);
   app->add_option("--pid", flags->pid, "Trace only this process; the run ends when it exits");
   app->add_option("-c,--command", flags->command,
                   "Start this shell command once the probes are attached, trace it and its children, stop when it exits");

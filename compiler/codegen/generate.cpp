@@ -59,6 +59,9 @@ std::string maps(const plan::Program& p) {
                      {"buckets", m.kind == plan::MetricKind::Hist
                                      ? "\t__u64 buckets[" + std::to_string(plan::kHistBuckets) + "];\n"
                                      : ""},
+                     {"layout", m.per_cpu ? "per-CPU" : "shared (atomic adds), allocated on use,"},
+                     {"map_type", m.per_cpu ? "BPF_MAP_TYPE_PERCPU_HASH" : "BPF_MAP_TYPE_HASH"},
+                     {"map_flags", m.per_cpu ? "" : "\t__uint(map_flags, 1 /* BPF_F_NO_PREALLOC */);\n"},
                      {"entries", std::to_string(m.max_series + 1)}});
   }
   return out;
@@ -78,15 +81,19 @@ std::string metric_update(const plan::Program& p, int index, const ExprContext& 
       labels += "\t\t" + field + " = (__u64)" + c_value(u.labels[i], ctx) + ";\n";
   }
   bool valued = m.kind != plan::MetricKind::Count;
-  return fragment("metric_update.c.tmpl",
-                  {{"condition", c_condition(u.when, ctx)},
-                   {"metric", m.name},
-                   {"map", m.map},
-                   {"labels", labels},
-                   {"value", valued ? "(__u64)" + c_value(u.value, ctx) : "1ULL"},
-                   {"bucket_update", m.kind == plan::MetricKind::Hist
-                                         ? "\t\t\tm->buckets[seam_hist_bucket(v)] += 1;\n"
-                                         : ""}});
+  return fragment(
+      "metric_update.c.tmpl",
+      {{"condition", c_condition(u.when, ctx)},
+       {"metric", m.name},
+       {"map", m.map},
+       {"labels", labels},
+       {"value", valued ? "(__u64)" + c_value(u.value, ctx) : "1ULL"},
+       {"update", m.per_cpu ? "\t\t\tm->count += 1;\n\t\t\tm->sum += v;\n"
+                            : "\t\t\t__sync_fetch_and_add(&m->count, 1);\n"
+                              "\t\t\t__sync_fetch_and_add(&m->sum, v);\n"},
+       {"bucket_update", m.kind == plan::MetricKind::Hist
+                             ? "\t\t\tSEAM_HIST_ADD(m->buckets, v);\n"
+                             : ""}});
 }
 
 // One more tab on every line.

@@ -7,6 +7,10 @@ namespace seam::lower {
 void Lowerer::name_enum(plan::Record& record, const std::string& field, const std::string& enum_name) {
   for (plan::Field& f : record.fields)
     if (f.name == field) f.enum_name = enum_name;
+  add_enum_table(enum_name);
+}
+
+void Lowerer::add_enum_table(const std::string& enum_name) {
   if (program.plan.enums.count(enum_name)) return;
   for (const ast::File* file : input_.modules)
     for (const ast::Decl& d : file->decls)

@@ -100,6 +100,10 @@ void Lowerer::lower_metric(const ast::MetricDecl& decl) {
       v = field_value(*event, *f, true);
       l.type = v.type;
       if (l.type == plan::FieldType::Str) l.size = 16;
+      if (!f->type.type.enum_name.empty()) {  // served by name, as outputs print it
+        l.enum_name = f->type.type.enum_name;
+        add_enum_table(l.enum_name);
+      }
     } else {
       // pid, tid, cgroup; container and pod are derived from the cgroup in user space.
       ast::NameRef ref;
@@ -119,6 +123,7 @@ void Lowerer::lower_metric(const ast::MetricDecl& decl) {
   }
   m.key_size = offset;
   m.value_size = 16 + (m.kind == plan::MetricKind::Hist ? 8 * plan::kHistBuckets : 0);
+  m.per_cpu = m.kind != plan::MetricKind::Hist;
   metrics_[&decl] = update.metric;
   program.plan.metrics.push_back(std::move(m));
   int index = static_cast<int>(program.metric_updates.size());

@@ -70,6 +70,8 @@ class Lowerer {
   // Marks `record`'s field `field` as printed by the names of enum `enum_name`, whose table the
   // plan then carries.
   void name_enum(plan::Record& record, const std::string& field, const std::string& enum_name);
+  // Puts enum `enum_name`'s table (value -> name) in the plan, once.
+  void add_enum_table(const std::string& enum_name);
 
   plan::Program program;
 

@@ -136,9 +136,9 @@ NLOHMANN_JSON_SERIALIZE_ENUM(Compare, {{Compare::Gt, ">"},
                                        {Compare::Le, "<="},
                                        {Compare::Eq, "=="},
                                        {Compare::Ne, "!="}})
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MetricLabel, name, type, offset, size)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MetricLabel, name, type, offset, size, enum_name)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Metric, name, map, kind, unit, labels, key_size, value_size,
-                                                max_series, help, origin)
+                                                per_cpu, max_series, help, origin)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Window, rule_id, function, quantile, metric, window_ns, compare,
                                                 threshold)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Map, name, type, key_size, value_size, max_entries, purpose)

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "compiler/plan/hist_layout.hpp"
+
 namespace seam::plan {
 
 // Where a uprobe's library comes from: file-name globs on the host and in containers.
@@ -137,20 +139,19 @@ struct Map {
   std::string purpose;  // "span stream_sync in flight", "state gil_held": for stats and messages
 };
 
-// `metric NAME on EVENT count|sum F|hist F by LABELS`: kept in a BPF per-CPU hash map whose key
-// is {u32 other; u32 pad; labels...} and whose value is {u64 count; u64 sum; u64 buckets[]}.
-// When the map is full, updates fold into the key with other = 1 (the `other` series).
+// `metric NAME on EVENT count|sum F|hist F by LABELS`: kept in a BPF hash map whose key is
+// {u32 other; u32 pad; labels...} and whose value is {u64 count; u64 sum; u64 buckets[]}. Counts
+// and sums are per-CPU; histograms (kHistBuckets buckets, see hist_layout.hpp) are too large to
+// copy per CPU and live once per series, updated with atomic adds. When the map is full, updates
+// fold into the key with other = 1 (the `other` series).
 enum class MetricKind { Count, Sum, Hist };
-
-// Histogram bucket i (0 <= i < kHistBuckets) counts values v with 2^(i-1) < v <= 2^i in the
-// metric's base unit (bucket 0: v <= 1), so a Prometheus `le` bound is exactly 2^i.
-inline constexpr uint32_t kHistBuckets = 64;
 
 struct MetricLabel {
   std::string name;  // comm, cgroup, pid, tid, or an event field
   FieldType type = FieldType::U64;  // Str for comm (16 bytes), U64 otherwise
   uint32_t offset = 0;              // in the key
   uint32_t size = 8;
+  std::string enum_name;  // values served by the names of Plan::enums[enum_name] where it has one
 };
 
 struct Metric {
@@ -161,6 +162,7 @@ struct Metric {
   std::vector<MetricLabel> labels;
   uint32_t key_size = 8;
   uint32_t value_size = 16;  // count, sum, then kHistBuckets u64 for Hist
+  bool per_cpu = true;       // BPF_MAP_TYPE_PERCPU_HASH; false: one BPF_MAP_TYPE_HASH value per series
   uint32_t max_series = 1024;
   std::string help;    // the declaration's doc comment
   std::string origin;  // "file:line"

@@ -22,9 +22,9 @@ class BpfMapReader final : public MetricMapReader {
     };
     int fd = map_fd_ ? map_fd_(metric.map) : -1;
     if (fd < 0) return fail("the map is not loaded");
-    int cpus = libbpf_num_possible_cpus();
+    // A per-CPU map copies round_up(value_size, 8) bytes per possible CPU; a shared one, one value.
+    int cpus = metric.per_cpu ? libbpf_num_possible_cpus() : 1;
     if (cpus <= 0) return fail("cannot count possible CPUs: " + std::string(std::strerror(-cpus)));
-    // The kernel copies round_up(value_size, 8) bytes per CPU.
     size_t words = (metric.value_size + 7) / 8;
     MapContents contents;
     contents.cpus = static_cast<uint32_t>(cpus);

@@ -1,6 +1,7 @@
 #pragma once
-// Reading a metric's per-CPU hash map, behind an interface so that tests can feed snapshots made
-// by hand. The engine sums the per-CPU values; a reader only copies what the map holds.
+// Reading a metric's hash map (per-CPU or shared), behind an interface so that tests can feed snapshots made
+// by hand. The engine sums the per-CPU values (a shared map reads as one CPU); a reader only copies what the
+// map holds.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -29,8 +30,9 @@ class MetricMapReader {
   virtual std::optional<MapContents> read(const plan::Metric& metric, std::string* error) = 0;
 };
 
-// Reads BPF_MAP_TYPE_PERCPU_HASH maps through libbpf (bpf_map_get_next_key, bpf_map_lookup_elem
-// over libbpf_num_possible_cpus()); map_fd gives the fd of a map by name (negative: unknown).
+// Reads the metric maps through libbpf (bpf_map_get_next_key, bpf_map_lookup_elem over
+// libbpf_num_possible_cpus() for BPF_MAP_TYPE_PERCPU_HASH, one value for a shared hash); map_fd gives the fd
+// of a map by name (negative: unknown).
 std::unique_ptr<MetricMapReader> bpf_map_reader(std::function<int(const std::string& map_name)> map_fd);
 
 }  // namespace seam::runtime::metrics

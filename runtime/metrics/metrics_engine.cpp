@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "runtime/metrics/histogram.hpp"
 #include "runtime/metrics/prometheus_writer.hpp"
 #include "runtime/metrics/series_key.hpp"
 #include "runtime/metrics/window_math.hpp"
@@ -59,13 +60,28 @@ std::string sanitize_name(const std::string& name) {
   return out;
 }
 
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Prometheus' naming convention: the base unit as a suffix, `_total` on counters.
+std::string family_name(const plan::Metric& m) {
+  std::string name = "seam_" + sanitize_name(m.name);
+  std::string suffix = m.kind == plan::MetricKind::Count  ? "_total"
+                       : m.unit == plan::FieldUnit::Ns    ? "_seconds"
+                       : m.unit == plan::FieldUnit::Bytes ? "_bytes"
+                                                          : "";
+  if (!ends_with(name, suffix)) name += suffix;
+  return name;
+}
+
 }  // namespace
 
 MetricsEngine::MetricsEngine(const plan::Plan& plan, std::function<int(const std::string& map_name)> map_fd)
     : MetricsEngine(plan, bpf_map_reader(std::move(map_fd))) {}
 
 MetricsEngine::MetricsEngine(const plan::Plan& plan, std::unique_ptr<MetricMapReader> reader)
-    : windows_(plan.windows), reader_(std::move(reader)) {
+    : windows_(plan.windows), enums_(plan.enums), reader_(std::move(reader)) {
   for (const plan::Metric& metric : plan.metrics) {
     int64_t longest = 0, shortest = 0;
     for (const plan::Window& w : plan.windows) {
@@ -104,8 +120,8 @@ void MetricsEngine::sample(int64_t now_ns) {
     }
     state.latest.clear();
     for (const auto& [key, values] : *series)
-      state.latest.push_back(
-          Series{decode_labels(metric, key), values.count, values.sum, values.buckets, is_other_key(key)});
+      state.latest.push_back(Series{decode_labels(metric, key, enums_), values.count, values.sum,
+                                    values.buckets, is_other_key(key)});
     std::stable_sort(state.latest.begin(), state.latest.end(), [](const Series& a, const Series& b) {
       return a.other != b.other ? b.other : a.labels < b.labels;
     });
@@ -138,7 +154,7 @@ std::vector<MetricsEngine::WindowResult> MetricsEngine::evaluate(int64_t now_ns)
       std::optional<double> value = window_value(window, delta);
       if (!value || !compare_holds(window.compare, *value, window.threshold)) continue;
       results.push_back(WindowResult{window.rule_id, *value, window_unit(window.function, state->metric.unit),
-                                     decode_labels(state->metric, key)});
+                                     decode_labels(state->metric, key, enums_)});
     }
   }
   return results;
@@ -156,17 +172,21 @@ std::string MetricsEngine::last_error() const {
 
 void MetricsEngine::write_metric(PrometheusWriter& out, const MetricState& state) const {
   const plan::Metric& m = state.metric;
-  std::string name = "seam_" + sanitize_name(m.name);
+  std::string name = family_name(m);
   std::string help = m.help.empty() ? "seam metric " + m.name + " (" + m.origin + ")" : m.help;
   double divisor = base_unit_divisor(m.unit);
+  // The overflow series is served only once the cap was hit and it counted something.
+  auto served = [](const Series& s) { return !s.other || s.count > 0; };
   switch (m.kind) {
     case plan::MetricKind::Count:
-      out.family(name + "_total", "counter", help);
-      for (const Series& s : state.latest) out.sample(name + "_total", s.labels, s.count);
+      out.family(name, "counter", help);
+      for (const Series& s : state.latest)
+        if (served(s)) out.sample(name, s.labels, s.count);
       return;
     case plan::MetricKind::Sum:
       out.family(name, "summary", help);
       for (const Series& s : state.latest) {
+        if (!served(s)) continue;
         out.sample(name + "_sum", s.labels, static_cast<double>(s.sum) / divisor);
         out.sample(name + "_count", s.labels, s.count);
       }
@@ -174,21 +194,20 @@ void MetricsEngine::write_metric(PrometheusWriter& out, const MetricState& state
     case plan::MetricKind::Hist:
       break;
   }
-  // Buckets up to the highest one any series has used: counts only grow, so the set of `le`
-  // bounds only grows too, and an idle metric is not 64 lines per series.
-  size_t top = 0;
-  bool any = false;
-  for (const Series& s : state.latest)
-    for (size_t i = 0; i < s.buckets.size(); ++i)
-      if (s.buckets[i]) top = std::max(top, i), any = true;
+  // A fixed set of `le` bounds (histogram.hpp) from the first scrape on: rates over a range are
+  // taken bucket by bucket, and a bound that appears later would skew histogram_quantile.
+  const std::vector<uint64_t>& bounds = prometheus_bounds(m.unit);
   out.family(name, "histogram", help);
   for (const Series& s : state.latest) {
+    if (!served(s)) continue;
     Labels labels = s.labels;
     labels.emplace_back("le", "");
     uint64_t cumulative = 0;
-    for (size_t i = 0; any && i <= top && i < s.buckets.size(); ++i) {
-      cumulative += s.buckets[i];
-      labels.back().second = format_number(std::ldexp(1.0, static_cast<int>(i)) / divisor);
+    size_t next = 0;
+    for (uint64_t bound : bounds) {
+      while (next < s.buckets.size() && plan::hist_bucket_upper(static_cast<uint32_t>(next)) <= bound)
+        cumulative += s.buckets[next++];
+      labels.back().second = format_number(static_cast<double>(bound) / divisor);
       out.sample(name + "_bucket", labels, cumulative);
     }
     // The kernel bumps count and bucket apart: never let +Inf fall below a finite bucket.
@@ -213,15 +232,31 @@ void MetricsEngine::write_self(PrometheusWriter& out, const SelfStats& self) con
   per_rule("seam_rule_alerts_total", "Alerts written for the rule.", &RuleStats::alerts);
   per_rule("seam_rule_suppressed_total", "Alerts of the rule held back by limits or grouping.",
            &RuleStats::suppressed);
+  auto per_rule_gauge = [&](const std::string& name, const std::string& help, uint64_t RuleStats::*field) {
+    if (self.rules.empty()) return;
+    out.family(name, "gauge", help);
+    for (const RuleStats& r : self.rules) out.sample(name, {{"rule", r.rule}}, r.*field);
+  };
+  per_rule_gauge("seam_rule_probes_attached", "Probes of the rule attached now.",
+                 &RuleStats::probes_attached);
+  per_rule_gauge("seam_rule_probes_failed", "Probes of the rule the kernel refused.",
+                 &RuleStats::probes_failed);
+  per_rule_gauge("seam_rule_probes_unavailable", "Probes of the rule whose kernel feature is missing here.",
+                 &RuleStats::probes_unavailable);
 
   auto gauge = [&](const std::string& name, const std::string& help, double value) {
     out.family(name, "gauge", help);
     out.sample(name, {}, value);
   };
   gauge("seam_probes_attached", "Probes attached now.", static_cast<double>(self.probes_attached));
-  gauge("seam_probes_failed", "Probes that could not be attached.", static_cast<double>(self.probes_failed));
+  gauge("seam_probes_failed", "Probes the kernel refused to attach.",
+        static_cast<double>(self.probes_failed));
+  gauge("seam_probes_unavailable", "Probes not attached because their kernel feature is missing here.",
+        static_cast<double>(self.probes_unavailable));
   gauge("seam_library_files_attached", "Library files with probes attached.",
         static_cast<double>(self.library_files_attached));
+  gauge("seam_processes_tracked", "Live processes mapping a library file that has probes.",
+        static_cast<double>(self.processes_tracked));
   gauge("seam_compile_seconds", "Time to compile the rules.", self.compile_ms / 1e3);
   gauge("seam_load_seconds", "Time to load the BPF object.", self.load_ms / 1e3);
   gauge("seam_ringbuf_size_bytes", "Size of the ring buffer.", static_cast<double>(self.ringbuf_bytes));
@@ -279,6 +314,8 @@ void MetricsEngine::write_self(PrometheusWriter& out, const SelfStats& self) con
 std::string MetricsEngine::prometheus_text(const SelfStats& self) const {
   std::lock_guard lock(mutex_);
   PrometheusWriter out;
+  out.family("seam_build_info", "gauge", "seam's version; always 1.");
+  out.sample("seam_build_info", {{"version", SEAM_VERSION}}, uint64_t{1});
   for (const MetricState& state : metrics_) write_metric(out, state);
   if (!metrics_.empty()) {
     out.family("seam_metric_overflow_total", "counter",

@@ -8,6 +8,7 @@
 // the next sample(), so call it from the thread that samples.
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -67,6 +68,7 @@ class MetricsEngine {
   void write_self(PrometheusWriter& out, const SelfStats& self) const;
 
   std::vector<plan::Window> windows_;
+  std::map<std::string, std::map<int64_t, std::string>> enums_;  // for labels served by name
   std::vector<MetricState> metrics_;
   std::unique_ptr<MetricMapReader> reader_;
   uint64_t read_errors_ = 0;

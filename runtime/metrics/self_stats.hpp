@@ -14,6 +14,9 @@ struct RuleStats {
   uint64_t dropped = 0;     // records lost because the ring buffer was full
   uint64_t alerts = 0;      // alerts written
   uint64_t suppressed = 0;  // alerts held back by `limit` or grouping
+  uint64_t probes_attached = 0;     // a probe shared by rules counts for each
+  uint64_t probes_failed = 0;       // tried and refused by the kernel
+  uint64_t probes_unavailable = 0;  // not tried: the kernel lacks the feature (kprobes, fentry)
 };
 
 struct MapFill {
@@ -37,7 +40,9 @@ struct SelfStats {
   std::vector<RuleStats> rules;
   uint64_t probes_attached = 0;
   uint64_t probes_failed = 0;
+  uint64_t probes_unavailable = 0;  // programs not loaded: their kernel feature is missing here
   uint64_t library_files_attached = 0;
+  uint64_t processes_tracked = 0;  // processes mapping a library file with probes attached
   double compile_ms = 0;
   double load_ms = 0;
   uint64_t ringbuf_bytes = 0;

@@ -22,7 +22,8 @@ bool is_other_key(const std::string& key) {
   return read_unsigned(key, 0, 4) == 1;
 }
 
-Labels decode_labels(const plan::Metric& metric, const std::string& key) {
+Labels decode_labels(const plan::Metric& metric, const std::string& key,
+                     const std::map<std::string, std::map<int64_t, std::string>>& enums) {
   Labels labels;
   bool other = is_other_key(key);
   for (const plan::MetricLabel& label : metric.labels) {
@@ -35,7 +36,11 @@ Labels decode_labels(const plan::Metric& metric, const std::string& key) {
       value.assign(key.data() + begin, end - begin);
       value.resize(std::strlen(value.c_str()));
     } else {
-      value = std::to_string(read_unsigned(key, label.offset, label.size));
+      uint64_t number = read_unsigned(key, label.offset, label.size);
+      value = std::to_string(number);
+      if (auto table = enums.find(label.enum_name); table != enums.end())
+        if (auto name = table->second.find(static_cast<int64_t>(number)); name != table->second.end())
+          value = name->second;
     }
     labels.emplace_back(label.name, std::move(value));
   }

@@ -15,11 +15,6 @@ struct SeriesDelta {
   double seconds = 0;  // between the two snapshots
 };
 
-// The q-quantile (0..1) of log2 bucket counts, interpolated linearly within the bucket that
-// holds the rank q × total: bucket i spans (2^(i-1), 2^i], bucket 0 spans [0, 1]. q = 0 gives the
-// lowest non-empty bucket's lower bound, q = 1 the highest one's upper bound. nullopt when empty.
-std::optional<double> bucket_quantile(const std::vector<uint64_t>& buckets, double q);
-
 // The window function's value, or nullopt where it has none (no observations for quantile, avg,
 // min, max; no buckets for quantile, min, max; no elapsed time for rate).
 std::optional<double> window_value(const plan::Window& window, const SeriesDelta& delta);

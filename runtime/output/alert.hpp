@@ -86,7 +86,16 @@ struct Alert {
   std::string pod_uid;
   std::string pod_name;
   std::string pod_namespace;
+  // Windowed rules hold over a series: kFiring when the state starts and while it holds (re-sent),
+  // kResolved once it stops; starts_ns is when it started. Alerts from records are events ("").
+  std::string status;
+  int64_t starts_ns = 0;
+  // False for a windowed alert on a series not `by` pid, tid or comm: no process to name.
+  bool has_task = true;
 };
+
+inline constexpr const char* kFiring = "firing";
+inline constexpr const char* kResolved = "resolved";
 
 struct Notice {
   plan::Severity severity = plan::Severity::Warning;

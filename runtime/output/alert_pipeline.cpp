@@ -99,6 +99,10 @@ void AlertPipeline::on_record(std::span<const uint8_t> bytes) {
 void AlertPipeline::write_alert(uint32_t rule_id, Alert& alert) {
   PerRule* r = per_rule(rule_id);
   if (!r) return emit(alert);
+  if (!alert.status.empty()) {  // a windowed state: sent on its changes and re-sends, never held back
+    ++r->stats.written;
+    return emit(alert);
+  }
   const int64_t t = now();
   AlertGrouper::Admission group;
   uint64_t key = 0;

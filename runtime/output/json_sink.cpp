@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cctype>
 
@@ -16,20 +17,20 @@ using json_text::append_key;
 using json_text::append_literal;
 using json_text::append_string;
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+// Fields are named as in the rule; their units (ns for durations, bytes for sizes) are the
+// schema's (docs/outputs.md).
+void append_field_key(std::string& out, const AlertField& field, bool first) {
+  append_key(out, field.name, first);
 }
 
-void append_field_key(std::string& out, const AlertField& field, bool first) {
-  std::string_view suffix;
-  if (field.value.unit == plan::FieldUnit::Ns) suffix = "_ns";
-  if (field.value.unit == plan::FieldUnit::Bytes) suffix = "_bytes";
-  if (suffix.empty() || ends_with(field.name, suffix)) return append_key(out, field.name, first);
-  if (!first) out.push_back(',');
-  append_string(out, field.name);
-  out.pop_back();  // reopen the string for the suffix
-  out.append(suffix);
-  out.append("\":");
+// The host's name, read once (hostnames do not change under a running seam).
+const std::string& hostname() {
+  static const std::string name = [] {
+    char buf[256] = {};
+    if (gethostname(buf, sizeof buf - 1) != 0) return std::string();
+    return std::string(buf);
+  }();
+  return name;
 }
 
 void append_field_value(std::string& out, const Value& value) {
@@ -96,12 +97,18 @@ bool is_enum_name(const AlertField& f) {
 
 void append_alert_json(std::string& out, const Alert& a) {
   out.push_back('{');
-  append_literal(out, "\"time\":");
+  append_literal(out, "\"schema\":");
+  format::append_int(out, kJsonSchemaVersion);
+  append_literal(out, ",\"time\":");
   out.push_back('"');
   format::append_rfc3339_ms(out, a.time_ns);
   out.push_back('"');
-  append_literal(out, ",\"time_ns\":");
+  // A string: ns since the epoch exceed 2^53, which JSON numbers (jq, JavaScript) round.
+  append_literal(out, ",\"time_ns\":\"");
   format::append_int(out, a.time_ns);
+  out.push_back('"');
+  append_literal(out, ",\"hostname\":");
+  append_string(out, hostname());
   append_literal(out, ",\"severity\":");
   append_string(out, plan::to_string(a.severity));
   append_literal(out, ",\"rule\":");
@@ -112,14 +119,25 @@ void append_alert_json(std::string& out, const Alert& a) {
   format::append_uint(out, a.line);
   append_literal(out, ",\"message\":");
   append_string(out, a.message);
-  append_literal(out, ",\"pid\":");
-  format::append_uint(out, a.pid);
-  append_literal(out, ",\"tid\":");
-  format::append_uint(out, a.tid);
-  append_literal(out, ",\"comm\":");
-  append_string(out, a.comm);
-  append_literal(out, ",\"cgroup\":");
-  format::append_uint(out, a.cgroup);
+  if (!a.status.empty()) {  // windowed rules: a state over a series
+    append_literal(out, ",\"status\":");
+    append_string(out, a.status);
+    append_literal(out, ",\"starts_at\":\"");
+    format::append_rfc3339_ms(out, a.starts_ns);
+    out.push_back('"');
+  }
+  if (a.has_task) {
+    append_literal(out, ",\"pid\":");
+    format::append_uint(out, a.pid);
+    append_literal(out, ",\"tid\":");
+    format::append_uint(out, a.tid);
+    append_literal(out, ",\"comm\":");
+    append_string(out, a.comm);
+  }
+  if (a.has_task || a.cgroup) {
+    append_literal(out, ",\"cgroup\":");
+    format::append_uint(out, a.cgroup);
+  }
   for (const auto& [key, value] : {std::pair<const char*, const std::string*>{"cgroup_path", &a.cgroup_path},
                                    {"container_id", &a.container_id},
                                    {"pod_uid", &a.pod_uid},
@@ -151,8 +169,12 @@ void append_alert_json(std::string& out, const Alert& a) {
 
 void append_notice_json(std::string& out, const Notice& n) {
   out.push_back('{');
-  append_literal(out, "\"notice\":");
+  append_literal(out, "\"schema\":");
+  format::append_int(out, kJsonSchemaVersion);
+  append_literal(out, ",\"notice\":");
   append_string(out, n.kind);
+  append_literal(out, ",\"hostname\":");
+  append_string(out, hostname());
   append_literal(out, ",\"severity\":");
   append_string(out, plan::to_string(n.severity));
   append_literal(out, ",\"message\":");

@@ -41,6 +41,10 @@ class JsonSink : public Sink {
 };
 
 // The JSON line (newline included) for an alert / a notice, appended to `out`.
+// The version of the JSON alert and notice objects (docs/outputs.md lists every field): raised
+// when a field changes meaning or type, not when one is added.
+inline constexpr int kJsonSchemaVersion = 1;
+
 void append_alert_json(std::string& out, const Alert& alert);
 void append_notice_json(std::string& out, const Notice& notice);
 

@@ -56,16 +56,20 @@ void append_alert_text(std::string& out, const Alert& alert) {
   out.append(plan::to_string(alert.severity));
   out.push_back(' ');
   out.append(alert.rule);
+  if (alert.status == kResolved) out.append(" resolved");
   out.append(": ");
   out.append(alert.message);
   out.push_back(' ');  // two spaces between the message and the key=value part
   std::string value;
-  format::append_uint(value, alert.pid);
-  append_key_value(out, "pid", value);
-  value.clear();
-  format::append_uint(value, alert.tid);
-  append_key_value(out, "tid", value);
-  append_key_value(out, "comm", alert.comm);
+  if (alert.has_task) {
+    format::append_uint(value, alert.pid);
+    append_key_value(out, "pid", value);
+    value.clear();
+    format::append_uint(value, alert.tid);
+    append_key_value(out, "tid", value);
+    append_key_value(out, "comm", alert.comm);
+  }
+  if (!alert.status.empty()) append_key_value(out, "status", alert.status);
   if (!alert.container_id.empty()) append_key_value(out, "container", alert.container_id.substr(0, 12));
   if (!alert.pod_name.empty())
     append_key_value(out, "pod", alert.pod_namespace + "/" + alert.pod_name);

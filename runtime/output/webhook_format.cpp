@@ -34,8 +34,14 @@ std::string frame_text(const StackFrame& f) {
 }
 
 std::string description(const Alert& a) {
-  std::string d = "rule " + a.rule + " (" + a.file + ":" + std::to_string(a.line) + ") matched in pid " +
-                  std::to_string(a.pid) + " (" + a.comm + ")";
+  std::string d = "rule " + a.rule + " (" + a.file + ":" + std::to_string(a.line) + ")";
+  if (a.status == kResolved)
+    d += " resolved";
+  else if (a.status == kFiring)
+    d += " holds";
+  else
+    d += " matched";
+  if (a.has_task) d += " in pid " + std::to_string(a.pid) + " (" + a.comm + ")";
   for (size_t k = 0; k < a.fields.size(); ++k) {
     d += k ? ", " : ": ";
     d += a.fields[k].name + "=";
@@ -79,25 +85,38 @@ void append_alertmanager_alert(std::string& out, const Alert& a, const Alertmana
   append_label(out, "severity", plan::to_string(a.severity), first);
   append_label(out, "instance", ctx.instance, first);
   append_label(out, "rule_file", a.file, first);
-  append_label(out, "pid", std::to_string(a.pid), first);
-  append_label(out, "comm", a.comm, first);
-  append_label(out, "cgroup", id.cgroup_path.empty() ? std::to_string(a.cgroup) : id.cgroup_path, first);
+  if (a.has_task) {
+    append_label(out, "pid", std::to_string(a.pid), first);
+    append_label(out, "comm", a.comm, first);
+  }
+  if (a.has_task || a.cgroup)
+    append_label(out, "cgroup", id.cgroup_path.empty() ? std::to_string(a.cgroup) : id.cgroup_path, first);
   append_label(out, "container_id", id.container_id, first);
   append_label(out, "container_runtime", id.container_runtime, first);
   append_label(out, "pod_uid", id.pod_uid, first);
   append_label(out, "pod", id.pod_name, first);
   append_label(out, "namespace", id.pod_namespace, first);
+  // A windowed state's other series labels name it too: two series are two Alertmanager alerts.
+  if (!a.status.empty())
+    for (const AlertField& f : a.fields)
+      if (f.name != "value" && std::holds_alternative<std::string>(f.value.v))
+        append_label(out, f.name, f.text, first);
   out.append("},\"annotations\":{");
   first = true;
   append_label(out, "summary", a.message, first);
   append_label(out, "description", description(a), first);
   append_label(out, "stack", stack_text(a, ctx.stack_frames), first);
   if (a.count > 0) append_label(out, "count", std::to_string(a.count), first);
+  // A windowed state keeps its start; a resolved one ends now. Anything else ends after the
+  // resolve timeout unless it is sent again (a state is, while it holds).
   out.append("},\"startsAt\":");
-  append_time(out, a.time_ns);
+  append_time(out, a.starts_ns ? a.starts_ns : a.time_ns);
   out.append(",\"endsAt\":");
-  append_time(out,
-              a.time_ns + std::chrono::duration_cast<std::chrono::nanoseconds>(ctx.resolve_timeout).count());
+  append_time(
+      out,
+      a.status == kResolved
+          ? a.time_ns
+          : a.time_ns + std::chrono::duration_cast<std::chrono::nanoseconds>(ctx.resolve_timeout).count());
   out.append(",\"generatorURL\":");
   append_string(out, ctx.generator_url + a.file + "#L" + std::to_string(a.line));
   out.push_back('}');

@@ -1,5 +1,9 @@
 #include "runtime/run/library_hub.hpp"
 
+#include <signal.h>
+
+#include <set>
+
 namespace seam::runtime {
 
 namespace {
@@ -53,6 +57,15 @@ void LibraryHub::scan() {
 void LibraryHub::scan_pid(pid_t pid) {
   for (auto& [key, e] : entries_)
     if (!e.subscribers.empty()) deliver(e, e.rescanner->scan_pid(pid));
+}
+
+size_t LibraryHub::processes() const {
+  std::set<pid_t> alive;
+  for (const auto& [patterns, entry] : entries_)
+    for (const discover::LibraryFile& file : entry.found)
+      for (pid_t pid : file.pids)
+        if (!alive.count(pid) && ::kill(pid, 0) == 0) alive.insert(pid);
+  return alive.size();
 }
 
 }  // namespace seam::runtime

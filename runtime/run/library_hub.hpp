@@ -30,6 +30,8 @@ class LibraryHub {
   // Every process in scope, or one new process.
   void scan();
   void scan_pid(pid_t pid);
+  // Processes seen mapping a library file of some rule that are still alive.
+  size_t processes() const;
 
  private:
   struct Entry {

@@ -21,8 +21,15 @@ std::string ProbeAttacher::rules_of(const plan::Attachment& a) const {
   return names;
 }
 
+void ProbeAttacher::attached(const plan::Attachment& a) {
+  ++attached_;
+  live_.insert(a.program);
+  for (uint32_t id : a.rules) ++per_rule_[id].attached;
+}
+
 void ProbeAttacher::report_failure(const plan::Attachment& a, const std::string& what, const std::string& error) {
   ++failed_;
+  for (uint32_t id : a.rules) ++per_rule_[id].failed;
   Notice n;
   n.severity = plan::Severity::Error;
   n.kind = "probe-failed";
@@ -56,8 +63,7 @@ size_t ProbeAttacher::attach_kernel_probes() {
     }
     if (r.ok) {
       ++count;
-      ++attached_;
-      live_.insert(a.program);
+      attached(a);
     } else {
       report_failure(a, what, r.error);
     }
@@ -98,8 +104,7 @@ size_t ProbeAttacher::attach_library_file(int library, const discover::LibraryFi
           continue;
         }
         ++count;
-        ++attached_;
-        live_.insert(a->program);
+        attached(*a);
         if (!ret && hit.first == elf::FirstInstruction::SingleStep) slow.push_back(hit.names.empty() ? symbol : hit.names[0]);
       }
     }
@@ -133,8 +138,7 @@ size_t ProbeAttacher::attach_usdt_probes(int library, const discover::LibraryFil
       continue;
     }
     ++count;
-    ++attached_;
-    live_.insert(a->program);
+    attached(*a);
   }
   return count;
 }
@@ -142,6 +146,7 @@ size_t ProbeAttacher::attach_usdt_probes(int library, const discover::LibraryFil
 size_t ProbeAttacher::report_attached(const discover::LibraryFile& file, size_t count,
                                       const std::vector<std::string>& slow) {
   if (count == 0) return 0;  // e.g. an interpreter binary that links its runtime dynamically
+  files_.insert({file.dev, file.ino});
   std::string pids;
   for (size_t i = 0; i < file.pids.size() && i < 5; ++i) pids += (i ? "," : " pid ") + std::to_string(file.pids[i]);
   notice_(Notice{plan::Severity::Info, "attached",

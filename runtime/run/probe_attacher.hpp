@@ -29,11 +29,22 @@ class ProbeAttacher {
 
   size_t attached() const { return attached_; }
   size_t failed() const { return failed_; }
+  // Library files (inodes) with at least one probe attached.
+  size_t library_files() const { return files_.size(); }
+  struct RuleProbes {
+    size_t attached = 0, failed = 0;
+  };
+  // Probes attached and failed for the rule (a probe shared by rules counts for each).
+  RuleProbes of_rule(uint32_t rule_id) const {
+    auto it = per_rule_.find(rule_id);
+    return it == per_rule_.end() ? RuleProbes{} : it->second;
+  }
   // Plan attachments that have at least one live probe (by program name).
   bool is_attached(const std::string& program) const { return live_.count(program) != 0; }
 
  private:
   std::string rules_of(const plan::Attachment& a) const;
+  void attached(const plan::Attachment& a);
   void report_failure(const plan::Attachment& a, const std::string& what, const std::string& error);
   size_t attach_usdt_probes(int library, const discover::LibraryFile& file);
   // The "attached" notice for `count` probes on `file` (none when 0), and slow-probe warnings.
@@ -45,6 +56,8 @@ class ProbeAttacher {
   NoticeFn notice_;
   size_t attached_ = 0, failed_ = 0;
   std::set<std::string> live_;
+  std::set<std::pair<dev_t, ino_t>> files_;
+  std::map<uint32_t, RuleProbes> per_rule_;
   // (program, dev, ino, offset): attach an address once however many names reach it.
   std::set<std::tuple<std::string, dev_t, ino_t, uint64_t>> done_;
 };

@@ -185,11 +185,17 @@ int64_t monotonic_ms() {
 void RuleUnit::add_stats(metrics::SelfStats& self) const {
   for (const plan::Rule& r : build_->plan.rules) {
     RuleStats s = pipeline_->stats(r.id);
+    ProbeAttacher::RuleProbes probes = attacher_->of_rule(r.id);
+    uint64_t unavailable = 0;
+    for (const Unavailable& u : object_->unavailable())
+      unavailable += std::count(u.attachment.rules.begin(), u.attachment.rules.end(), r.id);
     self.rules.push_back({r.name, s.decoded, r.id < reported_drops_.size() ? reported_drops_[r.id] : 0,
-                          s.written, s.suppressed});
+                          s.written, s.suppressed, probes.attached, probes.failed, unavailable});
   }
   self.probes_attached += attacher_->attached();
   self.probes_failed += attacher_->failed();
+  self.probes_unavailable += object_->unavailable().size();
+  self.library_files_attached += attacher_->library_files();
   // Maps are named with their file: each unit has its own state0.
   std::string stem = std::filesystem::path(build_->path).stem().string();
   for (metrics::MapFill m : map_fill_->get(monotonic_ms())) {

@@ -167,6 +167,7 @@ void Session::units_changed() {
     }
     // Each object names its metric maps metric0, metric1...: in the merged plan they go by the
     // metric's name, which is unique across files.
+    merged.enums.insert(p.enums.begin(), p.enums.end());  // for metric labels served by name
     for (const plan::Metric& m : p.metrics) {
       merged.metrics.push_back(m);
       merged.metrics.back().map = "metric_" + m.name;
@@ -190,6 +191,7 @@ void Session::units_changed() {
     metrics_ = std::make_unique<MetricsService>(merged, map_fd);
   else
     metrics_->set_plan(merged, map_fd);
+  metrics_->set_repeat_interval(options_.alert_repeat_ms * 1000000);
 }
 
 // Delivers records as they come for up to timeout_ms, returning early once some were delivered.
@@ -204,6 +206,7 @@ metrics::SelfStats Session::self_stats() const {
   for (const auto& sink : sinks_) sink->counters(self.outputs);  // shared: once, not per unit
   self.ringbuf_bytes = result_.ringbuf_bytes;
   if (scope_) self.maps.push_back(metrics::MapFill{"seam_scope", scope_->size(), ScopeKeeper::kMaxProcesses, {}});
+  self.processes_tracked = libraries_.processes();
   if (ring_fill_) self.ringbuf_fill = ring_fill_->ratio();
   self.compile_ms = options_.compile_ms;
   self.load_ms = attach_ms_;

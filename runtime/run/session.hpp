@@ -49,6 +49,7 @@ struct SessionOptions {
   std::function<void()> on_ready;
   std::function<bool()> finished;
   int64_t report_ms = 0;        // --listen given: failing to serve it is an error, not a warning
+  int64_t alert_repeat_ms = 60000;  // --alert-repeat: a windowed state that holds is sent again this often
   double compile_ms = 0;               // for seam's own metrics
   std::shared_ptr<PodDirectory> pods;  // --pods: pod name and namespace on alerts (null: UID only)
   std::string pods_shown_url;          // for its notices

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "runtime/identity/cgroup_resolver.hpp"
 #include "runtime/output/webhook_sink.hpp"
@@ -173,6 +174,80 @@ TEST(Alertmanager, ARuleFiringUnderSeamRunReachesAlertmanager) {
   EXPECT_EQ(a["labels"]["pod_uid"], pod);
   EXPECT_TRUE(a["labels"]["cgroup"].get<std::string>().ends_with("/pod" + pod + "/" + container)) << a.dump();
   EXPECT_EQ(a["labels"]["rule_file"], seam.alerts().front()["file"]);
+  EXPECT_EQ(seam.stop(), 0) << seam.stderr_text();
+}
+
+// A windowed rule is a state per series: two processes whose calls cross the threshold give two
+// alerts, each with its own pid, in JSON and in Alertmanager; once the calls speed up both are
+// resolved (stdout and JSON say so) and Alertmanager no longer lists them.
+TEST(Alertmanager, WindowedStatesCarryTheirProcessAndResolve) {
+  REQUIRE_ALERTMANAGER();
+  SEAM_REQUIRE_ROOT();
+  TempDir dir;
+  Alertmanager am(dir);
+  ASSERT_TRUE(am.wait_ready()) << am.log();
+  std::string fixtures = SEAM_FIXTURE_DIR;
+  std::string lib = fixtures + "/libcudart.so.12";
+  Child a({fixtures + "/timed_caller", lib, dir.path() + "/a.txt"});
+  Child b({fixtures + "/timed_caller", lib, dir.path() + "/b.txt"});
+  ASSERT_TRUE(a.wait_for_line("ready", 10s));
+  ASSERT_TRUE(b.wait_for_line("ready", 10s));
+  std::string rules = dir.write("win.seam",
+                                "use cuda\n"
+                                "metric sync_latency on cuda.stream_sync hist duration by pid, comm\n"
+                                "rule slow_sync_p50\n"
+                                "    when p50(sync_latency) over 3s > 2ms\n"
+                                "    alert warning \"p50 of cudaStreamSynchronize is {value}\"\n");
+  SeamRun seam(dir.path(), {rules, "--alert-repeat", "1", "--output", "stdout", "--output",
+                            "webhook:" + am.url() + ",format=alertmanager,batch_wait=10ms"});
+  ASSERT_TRUE(seam.wait_for_notice("attached", lib, 30s)) << seam.stderr_text();
+  a.send_line("run 300 4000 4000");
+  b.send_line("run 300 4000 4000");
+  std::set<std::string> pids = {std::to_string(a.pid()), std::to_string(b.pid())};
+  auto firing_in_alertmanager = [&] {
+    std::set<std::string> seen;
+    auto alerts = nlohmann::json::parse(http_get(am.url("/api/v2/alerts")), nullptr, false);
+    if (alerts.is_array())
+      for (const auto& x : alerts)
+        if (x["labels"].value("alertname", "") == "slow_sync_p50") seen.insert(x["labels"].value("pid", ""));
+    return seen;
+  };
+  EXPECT_TRUE(wait_until([&] { return firing_in_alertmanager() == pids; }, 20s))
+      << seam.stderr_text() << am.log();
+  std::set<std::string> firing;
+  for (const nlohmann::json& x : seam.alerts("slow_sync_p50"))
+    if (x.value("status", "") == "firing") {
+      firing.insert(std::to_string(x.value("pid", 0)));
+      EXPECT_EQ(x["fields"].count("pid"), 0u) << x.dump();  // the pid is the alert's, not a field
+      EXPECT_EQ(x.value("comm", ""), "timed_caller");
+    }
+  EXPECT_EQ(firing, pids);
+  ASSERT_TRUE(a.wait_for_line("done", 20s));
+  ASSERT_TRUE(b.wait_for_line("done", 20s));
+
+  // Fast calls until the 3 s window holds no slow one: both states end.
+  auto resolved = [&] {
+    std::set<std::string> out;
+    for (const nlohmann::json& x : seam.alerts("slow_sync_p50"))
+      if (x.value("status", "") == "resolved") out.insert(std::to_string(x.value("pid", 0)));
+    return out;
+  };
+  EXPECT_TRUE(wait_until(
+      [&] {
+        for (Child* c : {&a, &b}) {
+          c->send_line("run 200 10 10");
+          c->wait_for_line("done", 10s);
+        }
+        return resolved() == pids;
+      },
+      30s))
+      << seam.stderr_text();
+  EXPECT_TRUE(wait_until([&] { return firing_in_alertmanager().empty(); }, 15s)) << am.log();
+  std::string text = seam.stdout_text();
+  EXPECT_NE(text.find("slow_sync_p50 resolved: "), std::string::npos) << text;
+  EXPECT_EQ(text.find("pid=0"), std::string::npos) << text;
+  a.send_line("quit");
+  b.send_line("quit");
   EXPECT_EQ(seam.stop(), 0) << seam.stderr_text();
 }
 

@@ -31,20 +31,23 @@ TEST(MetricsRun, HistogramIsServedAndWindowedRuleFires) {
   EXPECT_TRUE(wait_until(
       [&] {
         body = run_command({"curl", "-s", "http://" + listen + "/metrics"}).out;
-        return body.find("seam_sync_latency_count{comm=\"cuda_caller\"} 30") != std::string::npos;
+        return body.find("seam_sync_latency_seconds_count{comm=\"cuda_caller\"} 30") != std::string::npos;
       },
       std::chrono::seconds(5)))
       << body;
-  EXPECT_NE(body.find("seam_sync_latency_bucket{comm=\"cuda_caller\",le=\"0.008388608\"} 0"), std::string::npos)
+  EXPECT_NE(body.find("seam_sync_latency_seconds_bucket{comm=\"cuda_caller\",le=\"0.008388608\"} 0"),
+            std::string::npos)
       << body;
-  EXPECT_NE(body.find("seam_sync_latency_bucket{comm=\"cuda_caller\",le=\"+Inf\"} 30"), std::string::npos);
+  EXPECT_NE(body.find("seam_sync_latency_seconds_bucket{comm=\"cuda_caller\",le=\"+Inf\"} 30"),
+            std::string::npos);
   EXPECT_TRUE(wait_until([&] { return !seam.alerts("sync_p99").empty(); }, std::chrono::seconds(5)));
   EXPECT_EQ(run_command({"curl", "-s", "http://" + listen + "/healthz"}).out.substr(0, 2), "ok");
   EXPECT_EQ(seam.stop(), 0);
   std::vector<nlohmann::json> alerts = seam.alerts("sync_p99");
   ASSERT_EQ(alerts.size(), 1u);  // once per window per series, not once a second
-  EXPECT_EQ(alerts[0]["fields"].value("comm", ""), "cuda_caller");
-  EXPECT_GT(alerts[0]["fields"].value("value_ns", 0), 5'000'000);
+  EXPECT_EQ(alerts[0].value("comm", ""), "cuda_caller");  // the series names the alert
+  EXPECT_EQ(alerts[0].value("status", ""), "firing");
+  EXPECT_GT(alerts[0]["fields"].value("value", 0), 5'000'000);
 }
 
 }  // namespace

@@ -32,7 +32,7 @@ TEST(Pending, ACallStillInFlightPastTheBoundIsReportedOnceWhileItHangs) {
   std::vector<nlohmann::json> alerts = seam.alerts("sync_hang");
   EXPECT_EQ(alerts[0].value("tid", 0), hung.pid());  // the quick call never hung
   EXPECT_EQ(alerts[0].value("severity", ""), "critical");
-  EXPECT_GE(alerts[0]["fields"].value("duration_ns", 0), 1'000'000'000);
+  EXPECT_GE(alerts[0]["fields"].value("duration", 0), 1'000'000'000);
   ASSERT_TRUE(hung.wait_for_line("done", std::chrono::seconds(10)));
   EXPECT_EQ(seam.stop(), 0);
   size_t from_hung = 0;

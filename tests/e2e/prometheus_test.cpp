@@ -130,7 +130,7 @@ plan::Metric comm_metric(const std::string& name, plan::MetricKind kind) {
   m.map = "seam_m_" + name.substr(0, 8);
   m.kind = kind;
   m.unit = kind == plan::MetricKind::Hist ? plan::FieldUnit::Ns : plan::FieldUnit::None;
-  m.labels = {{"comm", plan::FieldType::Str, 8, 16}};
+  m.labels = {{"comm", plan::FieldType::Str, 8, 16, ""}};
   m.key_size = 24;
   m.value_size = kind == plan::MetricKind::Hist ? 16 + 8 * plan::kHistBuckets : 16;
   m.max_series = 16;
@@ -157,10 +157,12 @@ TEST(Prometheus, ScrapesSeriesReadFromRealPerCpuMaps) {
   ASSERT_GE(calls.fd(), 0) << std::strerror(errno);
   ASSERT_GE(latency.fd(), 0) << std::strerror(errno);
   int last = calls.cpus() - 1;
-  // trainer: 3 calls on CPU 0 and 4 on the last CPU; 5 latencies of ~1 ms (bucket 20: 2^20 ns).
+  // trainer: 3 calls on CPU 0 and 4 on the last CPU; 5 latencies of 1 ms (2^19 < 1e6 <= 2^20 ns).
+  const int ms1 = static_cast<int>(plan::hist_bucket_of(1'000'000)),
+            ms2 = static_cast<int>(plan::hist_bucket_of(2'000'000));
   ASSERT_TRUE(calls.set("trainer", false, {{0, {3, 0, 0, 0}}, {last, {4, 0, 0, 0}}}));
   ASSERT_TRUE(calls.set("", true, {{last, {2, 0, 0, 0}}}));
-  ASSERT_TRUE(latency.set("trainer", false, {{0, {2, 2000000, 20, 2}}, {last, {3, 2900000, 20, 3}}}));
+  ASSERT_TRUE(latency.set("trainer", false, {{0, {2, 2000000, ms1, 2}}, {last, {3, 2900000, ms1, 3}}}));
 
   metrics::MetricsEngine engine(plan, [&](const std::string& map) {
     return map == plan.metrics[0].map ? calls.fd() : map == plan.metrics[1].map ? latency.fd() : -1;
@@ -177,7 +179,7 @@ TEST(Prometheus, ScrapesSeriesReadFromRealPerCpuMaps) {
   ASSERT_EQ(latency_series.size(), 1u);
   EXPECT_EQ(latency_series[0].count, 5u);
   EXPECT_EQ(latency_series[0].sum, 4900000u);
-  EXPECT_EQ(latency_series[0].buckets[20], 5u);
+  EXPECT_EQ(latency_series[0].buckets[ms1], 5u);
 
   std::string error_text;
   EXPECT_EQ(metrics::count_hash_entries(calls.fd(), 24, 17, &error_text), 2u) << error_text;
@@ -194,19 +196,23 @@ TEST(Prometheus, ScrapesSeriesReadFromRealPerCpuMaps) {
   EXPECT_EQ(prometheus.wait_for("seam_e2e_calls_total{comm=\"trainer\"}", "7"), "7") << prometheus.log();
   EXPECT_EQ(prometheus.wait_for("seam_metric_overflow_total{metric=\"e2e_calls\"}", "2"), "2");
   // 2^20 ns = 0.001048576 s: every latency is at or below it, none at or below 2^19 ns.
-  EXPECT_EQ(prometheus.wait_for("seam_e2e_latency_bucket{comm=\"trainer\",le=\"0.001048576\"}", "5"), "5");
-  EXPECT_EQ(prometheus.wait_for("seam_e2e_latency_bucket{comm=\"trainer\",le=\"0.000524288\"}", "0"), "0");
-  EXPECT_EQ(prometheus.wait_for("seam_e2e_latency_sum{comm=\"trainer\"}", "0.0049"), "0.0049");
+  EXPECT_EQ(prometheus.wait_for("seam_e2e_latency_seconds_bucket{comm=\"trainer\",le=\"0.001048576\"}", "5"),
+            "5");
+  EXPECT_EQ(prometheus.wait_for("seam_e2e_latency_seconds_bucket{comm=\"trainer\",le=\"0.000524288\"}", "0"),
+            "0");
+  EXPECT_EQ(prometheus.wait_for("seam_e2e_latency_seconds_sum{comm=\"trainer\"}", "0.0049"), "0.0049");
 
   // More work lands in the maps: the next scrape after the next sample shows it.
   ASSERT_TRUE(calls.set("trainer", false, {{0, {30, 0, 0, 0}}, {last, {12, 0, 0, 0}}}));
-  // The last CPU's values are replaced: one 3 ms latency (bucket 21); CPU 0 keeps its two.
-  ASSERT_TRUE(latency.set("trainer", false, {{0, {2, 2000000, 20, 2}}, {last, {1, 3000000, 21, 1}}}));
+  // The last CPU's values are replaced: one 2 ms latency (<= 2^21 ns); CPU 0 keeps its two.
+  ASSERT_TRUE(latency.set("trainer", false, {{0, {2, 2000000, ms1, 2}}, {last, {1, 2000000, ms2, 1}}}));
   engine.sample(monotonic_ns());
   EXPECT_EQ(prometheus.wait_for("seam_e2e_calls_total{comm=\"trainer\"}", "42"), "42");
-  EXPECT_EQ(prometheus.wait_for("seam_e2e_latency_bucket{comm=\"trainer\",le=\"0.001048576\"}", "2"), "2");
-  EXPECT_EQ(prometheus.wait_for("seam_e2e_latency_bucket{comm=\"trainer\",le=\"0.002097152\"}", "3"), "3");
-  EXPECT_EQ(prometheus.wait_for("seam_e2e_latency_count{comm=\"trainer\"}", "3"), "3");
+  EXPECT_EQ(prometheus.wait_for("seam_e2e_latency_seconds_bucket{comm=\"trainer\",le=\"0.001048576\"}", "2"),
+            "2");
+  EXPECT_EQ(prometheus.wait_for("seam_e2e_latency_seconds_bucket{comm=\"trainer\",le=\"0.002097152\"}", "3"),
+            "3");
+  EXPECT_EQ(prometheus.wait_for("seam_e2e_latency_seconds_count{comm=\"trainer\"}", "3"), "3");
   EXPECT_GT(server.requests(), 0u);
 }
 

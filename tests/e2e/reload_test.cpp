@@ -58,8 +58,7 @@ class Reload : public ::testing::Test {
   }
   static std::vector<int64_t> seqs(const SeamRun& seam, const std::string& rule) {
     std::vector<int64_t> out;
-    for (const nlohmann::json& a : seam.alerts(rule))
-      out.push_back(a["fields"].value("size_bytes", int64_t{-1}));
+    for (const nlohmann::json& a : seam.alerts(rule)) out.push_back(a["fields"].value("size", int64_t{-1}));
     return out;
   }
   static bool has_notice(const SeamRun& seam, const std::string& kind, const std::string& text) {

@@ -85,7 +85,7 @@ TEST_F(Usdt, SpansKeyedByRequestIdAndLaunchesCountedPerRequest) {
   std::vector<uint64_t> queued;
   for (const nlohmann::json& a : alerts) {
     if (a.value("rule", "") == "request")
-      spans[a["fields"].value("id", 0ull)].push_back(a["fields"].value("duration_ns", 0ll));
+      spans[a["fields"].value("id", 0ull)].push_back(a["fields"].value("duration", 0ll));
     if (a.value("rule", "") == "launch_in_request")
       ++launches[a["fields"].value("usdt.request_start.id", 0ull)];
     if (a.value("rule", "") == "queued") queued.push_back(a["fields"].value("id", 0ull));

@@ -102,10 +102,12 @@ TEST(MetricsEngine, QuantileOverTheWindowIgnoresOlderObservations) {
                                         plan::Compare::Gt, 50'000});
   f.start();
   const plan::Metric& m = f.plan.metrics[0];
-  // Until t=30: fast calls only (bucket 10); then 5 slow ones (bucket 20) every 10 s.
+  // Until t=30: fast calls only (1 µs); then 5 slow ones (2^20 ns) every 10 s.
+  const size_t fast_bucket = plan::hist_bucket_of(1000), slow_bucket = plan::hist_bucket_of(1 << 20);
   for (uint64_t step = 0; step <= 6; ++step) {
     uint64_t fast = 10 * std::min<uint64_t>(step, 3), slow = step > 3 ? 5 * (step - 3) : 0;
-    f.map(0).entries = {make_entry(m, make_key(m, {}), {{fast + slow, 0, {{10, fast}, {20, slow}}}})};
+    f.map(0).entries = {
+        make_entry(m, make_key(m, {}), {{fast + slow, 0, {{fast_bucket, fast}, {slow_bucket, slow}}}})};
     f.engine->sample(static_cast<int64_t>(step) * 10 * kSecond);
     auto results = f.engine->evaluate(static_cast<int64_t>(step) * 10 * kSecond);
     if (step < 4) {
@@ -116,8 +118,10 @@ TEST(MetricsEngine, QuantileOverTheWindowIgnoresOlderObservations) {
   }
   auto results = f.engine->evaluate(60 * kSecond);
   ASSERT_EQ(results.size(), 1u);
-  // Window (30 s, 60 s]: 15 slow values only, so p99 lies 99% through (2^19, 2^20].
-  EXPECT_DOUBLE_EQ(results[0].value, 524288.0 * (1 + 0.99));
+  // Window (30 s, 60 s]: 15 slow values only, so p99 lies 99% through their bucket, whose upper
+  // bound is 2^20.
+  double lower = static_cast<double>(plan::hist_bucket_lower(static_cast<uint32_t>(slow_bucket)));
+  EXPECT_DOUBLE_EQ(results[0].value, lower + (1048576.0 - lower) * 0.99);
   EXPECT_EQ(results[0].unit, plan::FieldUnit::Ns);
 }
 

@@ -45,7 +45,7 @@ inline plan::Metric make_metric(const std::string& name, plan::MetricKind kind, 
   uint32_t offset = 8;
   for (const std::string& l : labels) {
     plan::MetricLabel label{l, l == "comm" ? plan::FieldType::Str : plan::FieldType::U64, offset,
-                            l == "comm" ? 16u : 8u};
+                            l == "comm" ? 16u : 8u, ""};
     m.labels.push_back(label);
     offset += label.size;
   }

@@ -116,7 +116,9 @@ TEST(OutputJsonSink, AlertShapeParsesBack) {
   EXPECT_EQ(text.find('\n'), text.size() - 1);  // one line
   auto j = nlohmann::json::parse(text);
   EXPECT_EQ(j["time"], "2026-11-30T07:12:03.123Z");
-  EXPECT_EQ(j["time_ns"], 1796022723'123'456'789);
+  EXPECT_EQ(j["schema"], 1);
+  EXPECT_EQ(j["time_ns"], "1796022723123456789");  // a string: JSON numbers lose digits past 2^53
+  EXPECT_TRUE(j["hostname"].is_string());
   EXPECT_EQ(j["severity"], "warning");
   EXPECT_EQ(j["rule"], "sync_under_gil");
   EXPECT_EQ(j["file"], "rules/gil.seam");
@@ -127,8 +129,8 @@ TEST(OutputJsonSink, AlertShapeParsesBack) {
   EXPECT_EQ(j["comm"], "python3");
   EXPECT_EQ(j["cgroup"], 4242);
   EXPECT_EQ(j["suppressed"], 0);
-  nlohmann::json fields = {{"duration_ns", 20'100'000},
-                           {"size_bytes", 4096},
+  nlohmann::json fields = {{"duration", 20'100'000},  // named as in the rule; units in the schema
+                           {"size", 4096},
                            {"stream", "0x10"},
                            {"ret", -2},
                            {"ok", true},
@@ -146,7 +148,7 @@ TEST(OutputJsonSink, AlertShapeParsesBack) {
   EXPECT_FALSE(j.contains("kstack"));
 }
 
-TEST(OutputJsonSink, UnitSuffixIsNotDoubledAndStringsAreEscaped) {
+TEST(OutputJsonSink, FieldNamesAreTheRulesAndStringsAreEscaped) {
   Alert a = sample_alert();
   a.fields = {{"wait_ns", {uint64_t{5}, FieldUnit::Ns, FieldType::U64}, "", ""}};
   a.comm = std::string("a\"b\\c\n\x01\xff", 8);  // quote, backslash, control, invalid UTF-8
@@ -165,15 +167,23 @@ TEST(OutputJsonSink, NoticeShape) {
   append_notice_json(text, {plan::Severity::Info, "attached", "ok", std::nullopt, 0});
   std::istringstream lines(text);
   std::string line;
+  // Every notice has the schema version and the host; the rest is the notice's own.
+  auto parse = [](const std::string& text) {
+    nlohmann::json j = nlohmann::json::parse(text);
+    EXPECT_EQ(j["schema"], 1);
+    EXPECT_TRUE(j["hostname"].is_string());
+    j.erase("schema");
+    j.erase("hostname");
+    return j;
+  };
   std::getline(lines, line);
-  EXPECT_EQ(nlohmann::json::parse(line), (nlohmann::json{{"notice", "drops"},
-                                                         {"severity", "warning"},
-                                                         {"message", "12 records dropped"},
-                                                         {"rule", "r1"},
-                                                         {"count", 12}}));
+  EXPECT_EQ(parse(line), (nlohmann::json{{"notice", "drops"},
+                                         {"severity", "warning"},
+                                         {"message", "12 records dropped"},
+                                         {"rule", "r1"},
+                                         {"count", 12}}));
   std::getline(lines, line);
-  EXPECT_EQ(nlohmann::json::parse(line),
-            (nlohmann::json{{"notice", "attached"}, {"severity", "info"}, {"message", "ok"}}));
+  EXPECT_EQ(parse(line), (nlohmann::json{{"notice", "attached"}, {"severity", "info"}, {"message", "ok"}}));
 }
 
 TEST(OutputJsonSink, FileSinkAppendsAndFlushes) {
