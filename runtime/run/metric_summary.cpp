@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "compiler/plan/hist_layout.hpp"
+#include "runtime/metrics/histogram.hpp"
 #include "runtime/metrics/window_math.hpp"
 
 namespace seam::runtime {
@@ -37,11 +39,17 @@ const char* kind_text(plan::MetricKind k) {
   return "?";
 }
 
-// Bucket i holds (2^(i-1), 2^i] base units, bucket 0 [0, 1] (plan::kHistBuckets).
-std::string bucket_text(size_t i, plan::FieldUnit unit) {
-  if (i == 0) return "[0, " + unit_text(1, unit) + "]";
-  return "(" + unit_text(std::ldexp(1.0, static_cast<int>(i) - 1), unit) + ", " +
-         unit_text(std::ldexp(1.0, static_cast<int>(i)), unit) + "]";
+// The terminal shows one bar per power of two, as bpftrace does: the log-linear buckets
+// (plan/hist_layout.hpp) are summed into rows (2^(k-1), 2^k], row 0 being [0, 1].
+size_t row_of(uint32_t bucket) {
+  uint64_t upper = plan::hist_bucket_upper(bucket);
+  return upper <= 1 ? 0 : 64 - static_cast<size_t>(__builtin_clzll(upper - 1));
+}
+
+std::string row_text(size_t k, plan::FieldUnit unit) {
+  if (k == 0) return "[0, " + unit_text(1, unit) + "]";
+  return "(" + unit_text(std::ldexp(1.0, static_cast<int>(k) - 1), unit) + ", " +
+         unit_text(std::ldexp(1.0, static_cast<int>(k)), unit) + "]";
 }
 
 void histogram(std::string& out, const metrics::Series& s, plan::FieldUnit unit) {
@@ -49,30 +57,37 @@ void histogram(std::string& out, const metrics::Series& s, plan::FieldUnit unit)
   if (s.count > 0) {
     out += ", avg " + unit_text(static_cast<double>(s.sum) / static_cast<double>(s.count), unit);
     for (double q : {0.5, 0.9, 0.99})
-      if (auto v = metrics::bucket_quantile(s.buckets, q))
+      if (auto v = metrics::histogram_quantile(s.buckets, q))
         out += ", p" + number_text(q * 100) + " " + unit_text(*v, unit);
   }
   out += "\n";
-  size_t first = s.buckets.size(), last = 0;
+  std::vector<uint64_t> rows;
+  for (size_t i = 0; i < s.buckets.size(); ++i) {
+    if (s.buckets[i] == 0) continue;
+    size_t k = row_of(static_cast<uint32_t>(i));
+    if (rows.size() <= k) rows.resize(k + 1, 0);
+    rows[k] += s.buckets[i];
+  }
+  size_t first = rows.size(), last = 0;
   uint64_t most = 0;
-  for (size_t i = 0; i < s.buckets.size(); ++i)
-    if (s.buckets[i] > 0) {
-      first = std::min(first, i);
-      last = i;
-      most = std::max(most, s.buckets[i]);
+  for (size_t k = 0; k < rows.size(); ++k)
+    if (rows[k] > 0) {
+      first = std::min(first, k);
+      last = k;
+      most = std::max(most, rows[k]);
     }
   if (most == 0) return;
   std::vector<std::string> ranges;
   size_t width = 0;
-  for (size_t i = first; i <= last; ++i) {
-    ranges.push_back(bucket_text(i, unit));
+  for (size_t k = first; k <= last; ++k) {
+    ranges.push_back(row_text(k, unit));
     width = std::max(width, ranges.back().size());
   }
-  for (size_t i = first; i <= last; ++i) {
-    const std::string& range = ranges[i - first];
-    int bar = static_cast<int>((s.buckets[i] * kBarWidth + most - 1) / most);
+  for (size_t k = first; k <= last; ++k) {
+    const std::string& range = ranges[k - first];
+    int bar = static_cast<int>((rows[k] * kBarWidth + most - 1) / most);
     char count[24];
-    std::snprintf(count, sizeof count, "%8llu", static_cast<unsigned long long>(s.buckets[i]));
+    std::snprintf(count, sizeof count, "%8llu", static_cast<unsigned long long>(rows[k]));
     out += "    " + range + std::string(width - range.size(), ' ') + " " + count + " |" + std::string(bar, '@') +
            std::string(kBarWidth - bar, ' ') + "|\n";
   }
