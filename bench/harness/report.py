@@ -27,6 +27,9 @@ def targets(r):
         ("peak RSS < 40 MB", f"{f['peak_rss_mb']:.1f} MB", f["peak_rss_mb"] < 40),
         ("lint < 100 ms", f"{f['lint_ms']:.0f} ms", f["lint_ms"] < 100),
     ]
+    if "python_gil" in r:
+        g = r["python_gil"]
+        rows.append(("sleep(0) loop under gil.seam <= 1.05x", f"{g['slowdown']:.3f}x", g["slowdown"] <= 1.05))
     return rows
 
 

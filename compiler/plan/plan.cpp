@@ -139,6 +139,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Metric, name, map, kind, unit, l
                                                 max_series, help, origin)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Window, rule_id, function, quantile, metric, window_ns, compare,
                                                 threshold)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MemoryReader, reader, state, map, library, origin)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Map, name, type, key_size, value_size, max_entries, purpose)
 
 void to_json(nlohmann::json& j, const Plan& p) {
@@ -147,6 +148,7 @@ void to_json(nlohmann::json& j, const Plan& p) {
                      {"drops_map", p.drops_map}, {"ringbuf_bytes", p.ringbuf_bytes},
                      {"metrics", p.metrics},     {"windows", p.windows}};
   if (!p.enums.empty()) j["enums"] = p.enums;
+  if (!p.memory_readers.empty()) j["memory_readers"] = p.memory_readers;
 }
 
 void from_json(const nlohmann::json& j, Plan& p) {
@@ -161,6 +163,7 @@ void from_json(const nlohmann::json& j, Plan& p) {
   if (j.contains("metrics")) j.at("metrics").get_to(p.metrics);
   if (j.contains("windows")) j.at("windows").get_to(p.windows);
   if (j.contains("enums")) j.at("enums").get_to(p.enums);
+  if (j.contains("memory_readers")) j.at("memory_readers").get_to(p.memory_readers);
 }
 
 }  // namespace seam::plan
