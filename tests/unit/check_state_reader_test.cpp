@@ -33,6 +33,7 @@ state busy per process = cpython_gil of lib
       R"(rules/a.seam:3:26: error[E0404]: state 'busy' is read from memory per thread: write `per thread`
     3 | state busy per process = cpython_gil of lib
       |                          ^~~~~~~~~~~
+
 rules/a.seam:4:5: error[E0404]: state 'busy' is read from memory: it has no `set`/`clear` probes
     4 |     set on entry of work
       |     ^~~~~~~~~~~~~~~~~~~~
