@@ -172,6 +172,8 @@ std::string stdlib_markdown(const std::vector<const ast::File*>& files) {
         out << "### " << name << "." << s->name.name << " (state per "
             << (s->scope == ast::StateScope::Thread ? "thread" : "process") << ")\n\n";
         if (!s->doc.empty()) out << paragraph(s->doc) << "\n\n";
+        if (!s->reader.name.empty())
+          out << "- read from memory: " << s->reader.name << " of " << s->reader_library.name << "\n";
         for (const ast::StateTransition& t : s->transitions) out << "- " << transition_text(t) << "\n";
         out << "\n";
       } else if (const auto* en = std::get_if<ast::EnumDecl>(&d)) {

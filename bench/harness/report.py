@@ -35,6 +35,9 @@ def targets(r):
             w = u["user_space"]
             rows.append(("unwind + name <= 50 us per alert (warm)", f"{w['warm_us']:.1f} us, {w['frames']} frames",
                          w["warm_us"] <= 50))
+    if "python_gil" in r:
+        g = r["python_gil"]
+        rows.append(("sleep(0) loop under gil.seam <= 1.05x", f"{g['slowdown']:.3f}x", g["slowdown"] <= 1.05))
     return rows
 
 

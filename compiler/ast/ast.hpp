@@ -244,6 +244,9 @@ struct StateDecl {
   Ident name;
   StateScope scope = StateScope::Thread;
   std::vector<StateTransition> transitions;
+  // `= READER of LIBRARY`: read from the process's memory at the test (reader empty: probes).
+  Ident reader;
+  Ident reader_library;
   std::string doc;
   std::string module;
 };

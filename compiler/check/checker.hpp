@@ -39,6 +39,7 @@ class Checker {
   const ast::StateDecl* resolve_state(Table& t, const ast::QualName& name);
   const ast::MetricDecl* resolve_metric(Table& t, const ast::Ident& name);
   const ast::LibraryDecl* resolve_library(Table& t, const ast::Ident& name);
+  void check_state_reader(Table& t, ast::StateDecl& s);
 
   // exprs.cpp
   void check_expr(ExprContext& ctx, ast::Expr& e);

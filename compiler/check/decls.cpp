@@ -162,7 +162,34 @@ void Checker::check_event(Table& t, ast::EventDecl& e) {
   }
 }
 
+// The states seam can read from a process's memory (runtime/python/ for cpython_gil).
+constexpr const char* kStateReaders[] = {"cpython_gil"};
+
+void Checker::check_state_reader(Table& t, ast::StateDecl& s) {
+  bool known = false;
+  for (const char* r : kStateReaders) known = known || s.reader.name == r;
+  if (!known) {
+    diags_
+        .error(Code::BadStateReader, s.reader.range,
+               "state '" + s.name.name + "' is read by '" + s.reader.name + "', which seam does not know")
+        .hints.push_back("the readers are: cpython_gil");
+    return;
+  }
+  if (s.scope != ast::StateScope::Thread)
+    diags_.error(Code::BadStateReader, s.reader.range,
+                 "state '" + s.name.name + "' is read from memory per thread: write `per thread`");
+  if (!s.transitions.empty())
+    diags_.error(Code::BadStateReader, s.transitions.front().range,
+                 "state '" + s.name.name + "' is read from memory: it has no `set`/`clear` probes");
+  resolve_library(t, s.reader_library);
+}
+
 void Checker::check_state(Table& t, ast::StateDecl& s) {
+  if (!s.reader.name.empty()) {
+    check_state_reader(t, s);
+    state_has_set_[&s] = true;
+    return;
+  }
   bool has_set = false;
   for (ast::StateTransition& tr : s.transitions) {
     has_set = has_set || tr.sets;

@@ -182,6 +182,7 @@ std::string c_condition(const plan::Cond& c, const ExprContext& ctx) {
     }
     case plan::CondOp::StateHeld: {
       const plan::State& s = ctx.program->states.at(static_cast<size_t>(c.index));
+      if (s.memory_reader >= 0) return "seam_py_gil_held(&" + s.map + ", tgid)";
       if (s.task_local) return "seam_task_flag(SEAM_TASK_GET(" + s.map + "))";
       return "seam_state_held(&" + s.map + ", " + (s.per_process ? "tgid" : "tid") + ")";
     }

@@ -34,11 +34,18 @@ std::string maps(const plan::Program& p) {
                      {"time_field", "start_ns"},
                      {"value_fields", value_fields(s.saves.size(), true)},
                      {"entries", std::to_string(16384)}});
-  for (const plan::State& s : p.states)
+  for (const plan::State& s : p.states) {
+    if (s.memory_reader >= 0) {
+      out += fragment(
+          "map_py_procs.c.tmpl",
+          {{"purpose", "state " + s.name + " read from memory"}, {"map", s.map}, {"entries", "16384"}});
+      continue;
+    }
     out += fragment(s.task_local ? "map_state_task.c.tmpl" : "map_state.c.tmpl",
                     {{"purpose", "state " + s.name + (s.per_process ? " per process" : " per thread")},
                      {"map", s.map},
                      {"entries", "16384"}});
+  }
   for (const plan::Correlation& c : p.correlations)
     out += fragment(c.task_local ? "map_task.c.tmpl" : "map_lru.c.tmpl",
                     {{"purpose", "last " + c.event + " per thread"},
@@ -304,6 +311,7 @@ Generated generate(const plan::Program& program, const Options& options) {
   for (const plan::Attachment& a : program.plan.attachments) usdt |= a.kind == plan::AttachKind::Usdt;
   bool fd_names = std::find(program.kernel_types.begin(), program.kernel_types.end(), "struct fdtable") !=
                   program.kernel_types.end();
+  bool py_gil = !program.plan.memory_readers.empty();
   std::string body = sites(program, options);
   if (options.exec_notices)
     body += fragment("exec_notice.c.tmpl", {{"rule_id", std::to_string(kExecNoticeRule) + "U"}});
@@ -315,7 +323,8 @@ Generated generate(const plan::Program& program, const Options& options) {
                                                    "({ long _v = 0; bpf_usdt_arg(ctx, n, &_v); (__u64)_v; })\n"
                                                  : std::string()) +
                                                (fd_names ? "#include \"seam_fd.h\"\n" : "") +
-                                               (scoped(program, options) ? "#include \"seam_scope.h\"\n" : "")},
+                                               (scoped(program, options) ? "#include \"seam_scope.h\"\n" : "") +
+                                               (py_gil ? "#include \"py_gil.h\"\n" : "")},
                          {"maps", maps(program)},
                          {"sites", body}}));
   if (std::string broken = c_invariant_violation(g.c_source); !broken.empty())

@@ -45,6 +45,7 @@ namespace seam::diag {
   X(BadProbeTarget, "E0401", "bad-probe-target")                                          \
   X(BadSpanKey, "E0402", "bad-span-key")                                                  \
   X(BadStateTransition, "E0403", "bad-state-transition")                                  \
+  X(BadStateReader, "E0404", "bad-state-reader")                                          \
   X(UnknownSeverity, "E0501", "unknown-severity")                                         \
   X(BadLimit, "E0502", "bad-limit")                                                       \
   X(BadInterpolation, "E0503", "bad-interpolation")                                       \

@@ -325,6 +325,19 @@ int Lowerer::state_index(const ast::StateDecl& state) {
   int index = static_cast<int>(program.states.size());
   states_[&state] = index;
   std::string name = state.module.empty() ? state.name.name : state.module + "." + state.name.name;
+  if (!state.reader.name.empty()) {
+    // Read from memory where it is tested: the runtime fills a map of the processes to read.
+    plan::State st{"py_procs" + std::to_string(index), name, false, false,
+                   static_cast<int>(program.plan.memory_readers.size())};
+    program.plan.memory_readers.push_back({state.reader.name, name, st.map,
+                                           library_index(state.module, state.reader_library, false),
+                                           origin_of(state.reader.range)});
+    program.plan.maps.push_back({st.map, plan::MapType::Hash, 4, plan::kCpythonProcessValueSize,
+                                 options_.state_entries, "processes " + name + " is read in"});
+    program.states.push_back(std::move(st));
+    program.kernel_types.push_back("struct task_struct");
+    return index;
+  }
   program.states.push_back({"state" + std::to_string(index), name, state.scope == ast::StateScope::Process});
   program.plan.maps.push_back(
       {program.states.back().map, plan::MapType::LruHash, 4, 1, options_.state_entries, "state " + name});

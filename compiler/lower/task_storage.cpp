@@ -34,7 +34,7 @@ void use_task_storage(plan::Program& program) {
     retype(program, s.map);
   }
   for (plan::State& s : program.states)
-    if (!s.per_process) {
+    if (!s.per_process && s.memory_reader < 0) {  // a state read from memory keeps its process map
       s.task_local = true;
       retype(program, s.map);
     }

@@ -141,7 +141,15 @@ ast::StateDecl Builder::state(const Node& n) {
   ast::StateDecl st;
   st.name = ident(*n.children[0]);
   st.scope = n.children[1]->is_type<g::kw_thread>() ? ast::StateScope::Thread : ast::StateScope::Process;
-  for (size_t i = 2; i < n.children.size(); ++i) st.transitions.push_back(transition(*n.children[i]));
+  for (size_t i = 2; i < n.children.size(); ++i) {
+    const Node& c = *n.children[i];
+    if (c.is_type<g::state_source>()) {
+      st.reader = ident(*c.children[0]);
+      st.reader_library = ident(*c.children[1]);
+      continue;
+    }
+    st.transitions.push_back(transition(c));
+  }
   st.doc = doc(n);
   st.module = module_;
   return st;

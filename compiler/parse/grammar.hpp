@@ -358,8 +358,11 @@ struct transition_target : sor<on_function, tok<qualname>> {
   static constexpr const char* what = "'entry of F', 'return of F' or an event name";
 };
 struct transition : seq<tok<sor<kw_set, kw_clear>>, must<tok<kw_on>>, must<transition_target>> {};
-struct state_decl
-    : seq<tok<kw_state>, must<tok<ident>>, must<tok<kw_per>>, must<tok<scope>>, star<transition>> {};
+// `= cpython_gil of libpython`: the state is read from the process's memory where it is tested
+// (a reader the compiler knows), not kept by set/clear probes.
+struct state_source : seq<tok<equals>, must<tok<ident>>, must<tok<kw_of>>, must<tok<ident>>> {};
+struct state_decl : seq<tok<kw_state>, must<tok<ident>>, must<tok<kw_per>>, must<tok<scope>>,
+                        opt<state_source>, star<transition>> {};
 
 // A shorthand rule starts with an event name followed by one of these; an `alert` severity word
 // must not swallow the first name of such a line.

@@ -31,7 +31,7 @@ using Selector = pt::selector<
         g::mul_op, g::add_op, g::shift_op, g::band_op, g::bxor_op, g::bor_op, g::membership, g::in_op,
         g::not_in_op, g::set_literal, g::tags_clause, g::except_clause, g::threshold_clause,
         g::override_toggle, g::override_decl, g::toggle_decl, g::toggle_by_tag, g::toggle_by_name, g::list_decl,
-        g::kw_disable, g::kw_enable>,
+        g::kw_disable, g::kw_enable, g::state_source>,
     pt::fold_one::on<g::compare, g::and_expr, g::or_expr, g::product, g::sum, g::shifted, g::bit_and,
                      g::bit_xor, g::bit_or>>;
 

@@ -141,6 +141,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Metric, name, map, kind, unit, l
                                                 per_cpu, max_series, help, origin)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Window, rule_id, function, quantile, metric, window_ns, compare,
                                                 threshold)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MemoryReader, reader, state, map, library, origin)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Map, name, type, key_size, value_size, max_entries, purpose)
 
 void to_json(nlohmann::json& j, const Plan& p) {
@@ -152,6 +153,7 @@ void to_json(nlohmann::json& j, const Plan& p) {
   if (p.scope.kind != ScopeKind::Host || !p.scope.origin.empty())
     j["scope"] = {{"kind", to_string(p.scope.kind)}, {"argument", p.scope.argument}, {"origin", p.scope.origin}};
   if (!p.workload_libraries.empty()) j["workload_libraries"] = p.workload_libraries;
+  if (!p.memory_readers.empty()) j["memory_readers"] = p.memory_readers;
 }
 
 void from_json(const nlohmann::json& j, Plan& p) {
@@ -166,6 +168,7 @@ void from_json(const nlohmann::json& j, Plan& p) {
   if (j.contains("metrics")) j.at("metrics").get_to(p.metrics);
   if (j.contains("windows")) j.at("windows").get_to(p.windows);
   if (j.contains("enums")) j.at("enums").get_to(p.enums);
+  if (j.contains("memory_readers")) j.at("memory_readers").get_to(p.memory_readers);
   if (j.contains("scope")) {
     const nlohmann::json& s = j.at("scope");
     std::string kind = s.at("kind").get<std::string>();

@@ -193,12 +193,41 @@ struct Scope {
   std::string origin;    // "file:line" of the declaration ("" when none: the whole host)
 };
 
+// A per-thread state read from the process's memory where it is tested (`state S per thread =
+// READER of LIBRARY`): the runtime finds the processes that map `library`, works out what the
+// kernel needs to read (runtime/python/ for reader "cpython_gil"), and writes it into `map`
+// (key: u32 pid, value: the reader's struct, bpf-templates/py_gil.h). A process not in the map
+// has the state false.
+struct MemoryReader {
+  std::string reader;  // "cpython_gil"
+  std::string state;   // "python.gil_held", for notices
+  std::string map;
+  int library = -1;    // index into Plan::libraries
+  std::string origin;  // "file:line" of the state's declaration
+};
+
+// The value of a "cpython_gil" reader's map, as bpf-templates/py_gil.h reads it: the thread
+// holds the GIL when the int at gil + locked is 1 and the PyThreadState* at gil + holder has
+// thread_id (pthread_self(), the thread's fs base on x86-64) equal to the thread's. gil is
+// `runtime` itself (3.8 to 3.11: the GIL is in _PyRuntime.ceval), or, when interp_ptr is not
+// 0, the interpreter whose pointer is at runtime + interp_ptr (3.12+: its own GIL).
+struct CpythonProcess {
+  uint64_t runtime = 0;     // address of _PyRuntime in the process
+  uint32_t interp_ptr = 0;  // offset of interpreters.main in _PyRuntime, or 0
+  uint32_t locked = 0;      // offset of the GIL's `locked` from the base
+  uint32_t holder = 0;      // offset of the GIL's `last_holder` from the base
+  uint32_t thread_id = 0;   // offset of PyThreadState.thread_id
+};
+static_assert(sizeof(CpythonProcess) == 24);
+inline constexpr uint32_t kCpythonProcessValueSize = sizeof(CpythonProcess);
+
 struct Plan {
   Scope scope;
   // File-name globs of every library a module marks `workload` (libcudart.so*, libnccl.so*):
   // a process that maps one is in `scope workload`.
   std::vector<std::string> workload_libraries;
   std::vector<Library> libraries;
+  std::vector<MemoryReader> memory_readers;
   std::vector<Attachment> attachments;
   std::vector<Map> maps;
   std::vector<Rule> rules;

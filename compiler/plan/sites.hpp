@@ -90,6 +90,7 @@ struct State {
   std::string name;
   bool per_process = false;
   bool task_local = false;  // per thread, in task-local storage
+  int memory_reader = -1;   // >= 0: read from memory (Plan::memory_readers), `map` is its process map
 };
 
 // `after EVENT within D`: when EVENT completes, remember the time (and fields) per thread.

@@ -34,7 +34,35 @@ int LibraryHub::subscribe(const std::vector<plan::LibraryPattern>& patterns, Del
   return id;
 }
 
+int LibraryHub::watch_processes(const std::vector<plan::LibraryPattern>& patterns,
+                                DeliverProcess deliver_fn) {
+  int id = next_id_++;
+  ProcessWatch& w = watches_[id];
+  w.scanner = std::make_unique<discover::LibraryScanner>(patterns);
+  w.deliver = std::move(deliver_fn);
+  if (pid_)
+    scan_watched(w, *pid_, false);
+  else
+    for (pid_t pid : discover::LibraryScanner::all_pids()) scan_watched(w, pid, false);
+  return id;
+}
+
+void LibraryHub::scan_watched(ProcessWatch& w, pid_t pid, bool fresh) {
+  bool was = w.delivered.count(pid) != 0;
+  if (was && !fresh) return;
+  discover::LibrarySet found;
+  w.scanner->scan_process(pid, found);
+  if (found.files().empty()) {
+    w.delivered.erase(pid);
+    if (was) w.deliver(pid, {});  // it exec'd into something else
+    return;
+  }
+  w.delivered.insert(pid);
+  w.deliver(pid, found.files());
+}
+
 void LibraryHub::unsubscribe(int id) {
+  watches_.erase(id);
   auto k = keys_.find(id);
   if (k == keys_.end()) return;
   auto e = entries_.find(k->second);
@@ -52,11 +80,20 @@ void LibraryHub::deliver(Entry& e, std::vector<discover::LibraryFile> files) {
 void LibraryHub::scan() {
   for (auto& [key, e] : entries_)
     if (!e.subscribers.empty()) deliver(e, e.rescanner->scan());
+  if (watches_.empty()) return;
+  std::vector<pid_t> pids = pid_ ? std::vector<pid_t>{*pid_} : discover::LibraryScanner::all_pids();
+  std::set<pid_t> running(pids.begin(), pids.end());
+  for (auto& [id, w] : watches_) {
+    std::erase_if(w.delivered, [&](pid_t p) { return !running.count(p); });  // gone: a reused pid is new
+    for (pid_t pid : pids) scan_watched(w, pid, false);
+  }
 }
 
 void LibraryHub::scan_pid(pid_t pid) {
   for (auto& [key, e] : entries_)
     if (!e.subscribers.empty()) deliver(e, e.rescanner->scan_pid(pid));
+  if (pid_ && *pid_ != pid) return;
+  for (auto& [id, w] : watches_) scan_watched(w, pid, true);
 }
 
 size_t LibraryHub::processes() const {

@@ -8,11 +8,13 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "compiler/plan/plan.hpp"
 #include "runtime/discover/library_file.hpp"
+#include "runtime/discover/library_scanner.hpp"
 #include "runtime/discover/rescanner.hpp"
 
 namespace seam::runtime {
@@ -27,6 +29,12 @@ class LibraryHub {
   int subscribe(const std::vector<plan::LibraryPattern>& patterns, Deliver deliver);
   void unsubscribe(int id);
 
+  // Per process, not per file: calls `deliver` for every process in scope that maps files of
+  // `patterns` (now, and for each new one later), and again, with what it maps then (maybe
+  // nothing), for a process that has just exec'd. unsubscribe() takes the id too.
+  using DeliverProcess = std::function<void(pid_t, const std::vector<discover::LibraryFile>&)>;
+  int watch_processes(const std::vector<plan::LibraryPattern>& patterns, DeliverProcess deliver);
+
   // Every process in scope, or one new process.
   void scan();
   void scan_pid(pid_t pid);
@@ -40,6 +48,14 @@ class LibraryHub {
     std::map<int, Deliver> subscribers;
   };
   void deliver(Entry& e, std::vector<discover::LibraryFile> files);
+  struct ProcessWatch {
+    std::unique_ptr<discover::LibraryScanner> scanner;
+    DeliverProcess deliver;
+    std::set<pid_t> delivered;  // processes already handed over (until they exec)
+  };
+  // `pid`: its files to the watch unless delivered before; `fresh`: it has just exec'd.
+  void scan_watched(ProcessWatch& w, pid_t pid, bool fresh);
+  std::map<int, ProcessWatch> watches_;
 
   std::optional<pid_t> pid_;
   std::map<std::string, Entry> entries_;  // by patterns

@@ -104,6 +104,14 @@ std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, Unit
           u->attacher_->attach_library_file(library, f);
         }));
   }
+  for (const plan::MemoryReader& reader : plan.memory_readers) {
+    if (reader.library < 0 || static_cast<size_t>(reader.library) >= plan.libraries.size()) continue;
+    auto gil = std::make_shared<python::GilReader>(reader, object.map_fd(reader.map), notice);
+    unit->memory_readers_.push_back(gil);
+    unit->subscriptions_.push_back(context.libraries->watch_processes(
+        plan.libraries[static_cast<size_t>(reader.library)].patterns,
+        [gil](pid_t pid, const std::vector<discover::LibraryFile>& files) { gil->on_process(pid, files); }));
+  }
   unit->pending_ = std::make_unique<PendingScanner>(
       plan, [u = unit.get()](const std::string& name) { return u->object_->map_fd(name); });
   unit->reported_drops_.assign(plan.rules.size() + 1, 0);

@@ -13,6 +13,7 @@
 #include "runtime/load/loaded_object.hpp"
 #include "runtime/metrics/self_stats.hpp"
 #include "runtime/output/alert_pipeline.hpp"
+#include "runtime/python/gil_reader.hpp"
 #include "runtime/run/bpf_fill.hpp"
 #include "runtime/run/event_reader.hpp"
 #include "runtime/run/library_hub.hpp"
@@ -98,6 +99,7 @@ class RuleUnit {
   std::unique_ptr<LoadedObject> object_;
   std::unique_ptr<ProbeAttacher> attacher_;
   std::unique_ptr<PendingScanner> pending_;
+  std::vector<std::shared_ptr<python::GilReader>> memory_readers_;  // states read from memory
   mutable std::unique_ptr<StateMapFill> map_fill_;  // recounts lazily, from add_stats()
   uint32_t tag_ = 0;
   size_t detached_early_ = 0;  // by detach_probes()

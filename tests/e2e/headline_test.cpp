@@ -44,7 +44,9 @@ class Headline : public ::testing::Test {
     SeamRun seam(dir_.path(), {rules, "--output", "stdout", "--pid", std::to_string(caller.pid())});
     EXPECT_TRUE(seam.wait_for_notice("attached", "libcudart.so.12", std::chrono::seconds(30)))
         << seam.stderr_text();
-    EXPECT_TRUE(seam.wait_for_notice("attached", "libpython", std::chrono::seconds(10))) << seam.stderr_text();
+    // gil_held is read from the interpreter's memory: seam says so once it knows where.
+    EXPECT_TRUE(seam.wait_for_notice("interpreter", "reading the GIL of CPython", std::chrono::seconds(10)))
+        << seam.stderr_text();
     caller.send_line("go");
     EXPECT_TRUE(caller.wait_for_line("done", std::chrono::seconds(20)));
     EXPECT_EQ(caller.wait(), 0);

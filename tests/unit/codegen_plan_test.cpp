@@ -34,12 +34,17 @@ TEST(CodegenPlan, HeadlineRuleFiltersInTheKernelAtTheSyncsReturn) {
   ASSERT_NE(ret, nullptr);
   EXPECT_EQ(entry->symbols, (std::vector<std::string>{"cudaStreamSynchronize", "cudaStreamSynchronize_ptsz"}));
   EXPECT_EQ(p.libraries.at(static_cast<size_t>(entry->library)).name, "cudart");
-  // The GIL state machine: held from take_gil's return, free from drop_gil's entry.
-  EXPECT_NE(find_attachment(p, plan::AttachKind::Uretprobe, "take_gil"), nullptr);
-  EXPECT_NE(find_attachment(p, plan::AttachKind::Uprobe, "drop_gil"), nullptr);
-  // Both are per thread: task-local storage (lower::Options::task_storage defaults to true).
+  // The GIL is read from the interpreter's memory: nothing is probed on libpython, and the
+  // runtime fills the per-process map the kernel reads it through.
+  for (const plan::Attachment& a : p.attachments)
+    if (a.library >= 0) EXPECT_NE(p.libraries.at(static_cast<size_t>(a.library)).name, "libpython") << a.program;
+  ASSERT_EQ(p.memory_readers.size(), 1u);
+  EXPECT_EQ(p.memory_readers[0].reader, "cpython_gil");
+  EXPECT_EQ(p.memory_readers[0].state, "python.gil_held");
+  EXPECT_EQ(p.libraries.at(static_cast<size_t>(p.memory_readers[0].library)).name, "libpython");
+  EXPECT_TRUE(has_map(p, plan::MapType::Hash, "processes python.gil_held is read in"));
+  // The span is per thread: task-local storage (lower::Options::task_storage defaults to true).
   EXPECT_TRUE(has_map(p, plan::MapType::TaskStorage, "span cuda.stream_sync in flight"));
-  EXPECT_TRUE(has_map(p, plan::MapType::TaskStorage, "state python.gil_held"));
   // The rule's record: the header, the duration and a user stack (frame pointers, then the
   // stack copy for unwinding with call-frame information: codegen_ustack_copy_test.cpp).
   ASSERT_EQ(p.records.size(), 1u);
@@ -56,7 +61,8 @@ TEST(CodegenPlan, HeadlineRuleFiltersInTheKernelAtTheSyncsReturn) {
   std::string at_entry = program_text(c.generated.c_source, entry->program);
   EXPECT_NE(at_return.find("SEC(\"uretprobe\")"), std::string::npos);
   EXPECT_NE(at_return.find("duration > (__u64)(10000000LL)"), std::string::npos) << at_return;
-  EXPECT_NE(at_return.find("seam_task_flag(SEAM_TASK_GET(state"), std::string::npos) << at_return;
+  EXPECT_NE(at_return.find("seam_py_gil_held(&" + p.memory_readers[0].map + ", tgid)"), std::string::npos)
+      << at_return;
   EXPECT_NE(at_return.find("seam_reserve(0U"), std::string::npos);
   EXPECT_EQ(at_entry.find("seam_reserve"), std::string::npos) << at_entry;
   EXPECT_NE(at_entry.find("SEAM_TASK_CREATE(inflight"), std::string::npos) << at_entry;

@@ -16,13 +16,14 @@ const plan::Map* find_map(const plan::Plan& p, const std::string& purpose_part) 
   return it == p.maps.end() ? nullptr : &*it;
 }
 
-constexpr const char* kHeadline = "use cuda, python\ncudaStreamSynchronize > 10ms while gil_held -> alert\n";
+// A per-thread state kept by probes (python.gil_held is read from memory, in no such map).
+constexpr const char* kHeadline = "use cuda, usdt\ncudaStreamSynchronize > 10ms while usdt.in_request -> alert\n";
 
 TEST(CodegenTaskStorage, PerThreadSpanAndStateUseTaskStorageWithZeroEntries) {
   Compiled c = compile_text(kHeadline);
   ASSERT_EQ(c.diagnostics, "");
   const plan::Map* span = find_map(c.lowered.plan, "span cuda.stream_sync");
-  const plan::Map* state = find_map(c.lowered.plan, "state python.gil_held");
+  const plan::Map* state = find_map(c.lowered.plan, "state usdt.in_request");
   ASSERT_NE(span, nullptr);
   ASSERT_NE(state, nullptr);
   EXPECT_EQ(span->type, plan::MapType::TaskStorage);
@@ -48,7 +49,7 @@ TEST(CodegenTaskStorage, WithoutItEveryPerThreadMapIsAnLruHash) {
   Compiled c = compile_text(kHeadline, {}, no_task_storage);
   ASSERT_EQ(c.diagnostics, "");
   EXPECT_EQ(find_map(c.lowered.plan, "span cuda.stream_sync")->type, plan::MapType::LruHash);
-  EXPECT_EQ(find_map(c.lowered.plan, "state python.gil_held")->type, plan::MapType::LruHash);
+  EXPECT_EQ(find_map(c.lowered.plan, "state usdt.in_request")->type, plan::MapType::LruHash);
   EXPECT_GT(find_map(c.lowered.plan, "span cuda.stream_sync")->max_entries, 0u);
   const std::string& src = c.generated.c_source;
   EXPECT_EQ(src.find("TASK_STORAGE"), std::string::npos);

@@ -1,0 +1,35 @@
+/* seam_py_gil_held: python.gil_held read from the interpreter's memory where a rule tests it,
+ * so that no probe sits on the GIL's path (plan::CpythonProcess is the same struct). Included
+ * by programs with a `cpython_gil` state; needs task_struct from kernel_types.h. */
+#pragma once
+
+struct seam_py_proc {
+	__u64 runtime;     /* &_PyRuntime in this process */
+	__u32 interp_ptr;  /* 0: the GIL is in _PyRuntime; else where _PyRuntime keeps the main interpreter */
+	__u32 locked;      /* the GIL's `locked` (int), from its base */
+	__u32 holder;      /* the GIL's `last_holder` (PyThreadState *), from its base */
+	__u32 thread_id;   /* PyThreadState.thread_id: pthread_self() of its thread */
+};
+
+/* The current thread holds its interpreter's GIL: the GIL is locked and its last holder's
+ * thread is this one. Three or four reads of user memory; any that fails says "not held". */
+static __always_inline int seam_py_gil_held(void *procs, __u32 tgid)
+{
+	struct seam_py_proc *p = bpf_map_lookup_elem(procs, &tgid);
+	if (!p)
+		return 0;
+	__u64 base = p->runtime;
+	if (p->interp_ptr && (bpf_probe_read_user(&base, sizeof(base), (void *)(p->runtime + p->interp_ptr)) || !base))
+		return 0;
+	int locked = 0;
+	if (bpf_probe_read_user(&locked, sizeof(locked), (void *)(base + p->locked)) || locked != 1)
+		return 0;
+	__u64 holder = 0, thread_id = 0;
+	if (bpf_probe_read_user(&holder, sizeof(holder), (void *)(base + p->holder)) || !holder)
+		return 0;
+	if (bpf_probe_read_user(&thread_id, sizeof(thread_id), (void *)(holder + p->thread_id)))
+		return 0;
+	/* glibc's and musl's pthread_self() is the thread's TCB, which the fs base points at. */
+	struct task_struct *task = bpf_get_current_task_btf();
+	return thread_id != 0 && thread_id == BPF_CORE_READ(task, thread.fsbase);
+}
