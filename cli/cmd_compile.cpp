@@ -9,13 +9,15 @@
 namespace seam::cli {
 
 Command add_compile(CLI::App& parent) {
-  CLI::App* app = parent.add_subcommand("compile", "Compile rule files and show the generated C, layout or object");
+  CLI::App* app =
+      parent.add_subcommand("compile", "Compile rule files and show the generated C, layout or object");
   auto options = std::make_shared<CompileOptions>();
   auto emit = std::make_shared<std::string>("c");
   auto output = std::make_shared<std::string>();
   app->add_option("paths", options->paths, "Rule files or directories")->required();
   app->add_option("--stdlib", options->extra_stdlib_dirs, "Extra module directory (repeatable)");
-  app->add_option("--emit", *emit, "What to print: c, layout or obj")->check(CLI::IsMember({"c", "layout", "obj"}));
+  app->add_option("--emit", *emit, "What to print: c, layout or obj")
+      ->check(CLI::IsMember({"c", "layout", "obj"}));
   app->add_option("-o,--output", *output, "Write to this file instead of stdout");
   add_ustack_copy_option(*app, options->lower);
   return {app, [options, emit, output] {

@@ -33,8 +33,9 @@ int probes(const ProbesOptions& options) {
   load.stdlib_dirs.insert(load.stdlib_dirs.end(), options.stdlib_dirs.begin(), options.stdlib_dirs.end());
   check::Program stdlib = check::load({}, load);
   std::string lib_name = options.pattern.substr(0, options.pattern.find(':'));
-  std::string glob =
-      options.pattern.find(':') == std::string::npos ? "*" : options.pattern.substr(options.pattern.find(':') + 1);
+  std::string glob = options.pattern.find(':') == std::string::npos
+                         ? "*"
+                         : options.pattern.substr(options.pattern.find(':') + 1);
   bool any_library = false;
   for (const ast::File& f : stdlib.modules) {
     std::string module = f.module() ? f.module()->name.name : "";
@@ -58,7 +59,8 @@ int probes(const ProbesOptions& options) {
       runtime::discover::Scope scope;
       scope.include_system_paths = true;
       std::vector<runtime::discover::LibraryFile> files = runtime::discover::find_libraries(patterns, scope);
-      if (files.empty()) std::cerr << "seam probes: no file matching library " << lib->name.name << " found\n";
+      if (files.empty())
+        std::cerr << "seam probes: no file matching library " << lib->name.name << " found\n";
       for (const runtime::discover::LibraryFile& file : files) {
         auto elf = runtime::elf::ElfFile::open(file.path_for_attach);
         if (!elf) {
@@ -67,8 +69,10 @@ int probes(const ProbesOptions& options) {
         }
         std::set<std::string> names;
         for (const runtime::elf::Symbol& s : elf->symbols())
-          if (s.defined && s.type == 2 /* STT_FUNC */ && matches(glob, s.name)) names.insert(std::string(s.name));
-        for (const std::string& n : names) std::cout << "uprobe " << lib->name.name << ":" << n << "  # " << file.display_path << "\n";
+          if (s.defined && s.type == 2 /* STT_FUNC */ && matches(glob, s.name))
+            names.insert(std::string(s.name));
+        for (const std::string& n : names)
+          std::cout << "uprobe " << lib->name.name << ":" << n << "  # " << file.display_path << "\n";
       }
     }
   }
@@ -84,7 +88,8 @@ int probes(const ProbesOptions& options) {
 Command add_probes(CLI::App& parent) {
   auto options = std::make_shared<ProbesOptions>();
   CLI::App* app = parent.add_subcommand(
-      "probes", "List the functions a module's library offers (LIB:GLOB, e.g. 'cudart:cuda*') and the declared events");
+      "probes",
+      "List the functions a module's library offers (LIB:GLOB, e.g. 'cudart:cuda*') and the declared events");
   app->add_option("pattern", options->pattern, "LIB:GLOB (no pattern: every library alias)");
   app->add_option("--stdlib", options->stdlib_dirs, "Another directory of stdlib modules (repeatable)")
       ->allow_extra_args(false);

@@ -18,15 +18,14 @@
 #include "cli/commands.hpp"
 #include "cli/compile_rules.hpp"
 #include "cli/compile_unit.hpp"
-#include "runtime/safety/fd_limit.hpp"
 #include "cli/default_rules.hpp"
 #include "cli/dry_run.hpp"
 #include "cli/pods_flags.hpp"
 #include "cli/routes.hpp"
 #include "cli/rule_toggles.hpp"
+#include "cli/run_bundle.hpp"
 #include "cli/traced_command.hpp"
 #include "cli/tuning_files.hpp"
-#include "cli/run_bundle.hpp"
 #include "compiler/bundle/bundle.hpp"
 #include "compiler/plan/cgroup_path.hpp"
 #include "runtime/load/features.hpp"
@@ -37,6 +36,7 @@
 #include "runtime/run/parallel_for.hpp"
 #include "runtime/run/reload_plan.hpp"
 #include "runtime/run/session.hpp"
+#include "runtime/safety/fd_limit.hpp"
 #include "runtime/safety/rule_file_safety.hpp"
 
 namespace seam::cli {
@@ -67,9 +67,9 @@ struct RunFlags {
   ToggleFlags toggles;
   std::vector<std::string> expressions;  // -e 'RULE'
   bool listen_given = false;
-  bool summary = false;   // --summary: the metrics' terminal summary at exit
-  std::string report;     // --report DURATION: and every DURATION
-  std::string command;    // -c CMD
+  bool summary = false;  // --summary: the metrics' terminal summary at exit
+  std::string report;    // --report DURATION: and every DURATION
+  std::string command;   // -c CMD
   bool dry_run = false;
   bool strict = false;
 };
@@ -107,7 +107,11 @@ int64_t report_ms(const std::string& text) {
     return -1;
   }
   std::string unit = text.substr(end);
-  double scale = unit == "ms" ? 1 : unit == "s" || unit.empty() ? 1000 : unit == "m" ? 60000 : unit == "h" ? 3600000 : -1;
+  double scale = unit == "ms"                  ? 1
+                 : unit == "s" || unit.empty() ? 1000
+                 : unit == "m"                 ? 60000
+                 : unit == "h"                 ? 3600000
+                                               : -1;
   if (scale < 0 || v <= 0) return -1;
   return static_cast<int64_t>(v * scale);
 }
@@ -174,8 +178,9 @@ int run(RunFlags& flags) {
   // session's probe_features() waits for this first call if it has not finished.
   std::jthread features([] { runtime::probe_features(); });
   AdhocRules adhoc;  // removed when the run ends
-  bool adhoc_used = !flags.expressions.empty() ||
-                    std::find(flags.compile.paths.begin(), flags.compile.paths.end(), "-") != flags.compile.paths.end();
+  bool adhoc_used =
+      !flags.expressions.empty() ||
+      std::find(flags.compile.paths.begin(), flags.compile.paths.end(), "-") != flags.compile.paths.end();
   if (!add_adhoc_rules(flags, adhoc)) return 2;
   if (!flags.report.empty() && report_ms(flags.report) < 0) {
     std::cerr << "seam run: --report " << flags.report << ": not a duration (10s, 1m, 500ms)\n";
@@ -200,7 +205,8 @@ int run(RunFlags& flags) {
     auto sink = runtime::make_sink(spec);
     if (!sink) {
       // A webhook spec holds secrets (its path, query, headers): show only its origin.
-      std::string shown = spec.rfind("webhook:", 0) == 0 ? "webhook:" + runtime::redact_url(spec.substr(8)) : spec;
+      std::string shown =
+          spec.rfind("webhook:", 0) == 0 ? "webhook:" + runtime::redact_url(spec.substr(8)) : spec;
       std::cerr << "seam run: --output " << shown << ": " << sink.error() << "\n";
       return 2;
     }
@@ -225,8 +231,10 @@ int run(RunFlags& flags) {
     // every program tests that map first, whatever its file's own scope.
     std::string path = plan::cgroup_dir(flags.cgroup);
     struct stat st {};
-    if (plan::cgroup_v2_relative(flags.cgroup).empty() || stat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-      std::cerr << "seam run: --cgroup " << flags.cgroup << ": no such cgroup v2 directory (" << path << ")\n";
+    if (plan::cgroup_v2_relative(flags.cgroup).empty() || stat(path.c_str(), &st) != 0 ||
+        !S_ISDIR(st.st_mode)) {
+      std::cerr << "seam run: --cgroup " << flags.cgroup << ": no such cgroup v2 directory (" << path
+                << ")\n";
       return 2;
     }
     flags.compile.codegen.operator_scope = true;
@@ -374,7 +382,8 @@ Command add_run(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand("run", "Compile rules, attach their probes and report every match");
   auto flags = std::make_shared<RunFlags>();
   app->add_option("paths", flags->compile.paths,
-                  "Rule files or directories, - for standard input, or one bundle of `seam build` (default: the rules/ pack)");
+                  "Rule files or directories, - for standard input, or one bundle of `seam build` (default: "
+                  "the rules/ pack)");
   app->add_option("-e,--expr", flags->expressions,
                   "Run this rule text (a one-liner needs no `use`; repeatable)")
       ->allow_extra_args(false);
@@ -387,9 +396,12 @@ Command add_run(CLI::App& parent) {
                   "Send a windowed rule's alert again this often (seconds) while it holds (default 60)")
       ->check(CLI::PositiveNumber);
   app->add_option("--pid", flags->pid, "Trace only this process; the run ends when it exits");
-  app->add_option("-c,--command", flags->command,
-                  "Start this shell command once the probes are attached, trace it and its children, stop when it exits");
-  app->add_option("--cgroup", flags->cgroup, "Trace only this cgroup v2 subtree (a path under the v2 mount: /sys/fs/cgroup, or /sys/fs/cgroup/unified on hybrid hosts)");
+  app->add_option(
+      "-c,--command", flags->command,
+      "Start this shell command once the probes are attached, trace it and its children, stop when it exits");
+  app->add_option("--cgroup", flags->cgroup,
+                  "Trace only this cgroup v2 subtree (a path under the v2 mount: /sys/fs/cgroup, or "
+                  "/sys/fs/cgroup/unified on hybrid hosts)");
   app->add_option(
          "--listen", flags->listen,
          "Serve Prometheus /metrics and /healthz here (default 127.0.0.1:9401; off or none: not at all)")
@@ -407,13 +419,16 @@ Command add_run(CLI::App& parent) {
   app->add_flag("--no-watch", flags->no_watch,
                 "Do not watch the rule files for changes (SIGHUP still reloads them)");
   add_toggle_flags(*app, flags->toggles);
-  app->add_flag("--dry-run", flags->dry_run,
-                "List each rule's events, probes, and the files and processes they would attach to now; load nothing");
+  app->add_flag(
+      "--dry-run", flags->dry_run,
+      "List each rule's events, probes, and the files and processes they would attach to now; load nothing");
   app->add_flag("--strict", flags->strict,
                 "Fail (exit 1) when a rule would attach nothing now or a probe is unavailable");
   app->add_flag("--summary", flags->summary,
-                "At exit, print every metric as a summary (histogram bars, counts); on by default with -e, - or a terminal");
-  app->add_option("--report", flags->report, "Print the metrics' summary every DURATION (10s, 1m) and at exit");
+                "At exit, print every metric as a summary (histogram bars, counts); on by default with -e, - "
+                "or a terminal");
+  app->add_option("--report", flags->report,
+                  "Print the metrics' summary every DURATION (10s, 1m) and at exit");
   return {app, [flags] { return run(*flags); }};
 }
 

@@ -3,8 +3,8 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
-#include "cli/help_docs.hpp"
 #include <vector>
+#include "cli/help_docs.hpp"
 
 #include "cli/version.hpp"
 

@@ -15,12 +15,12 @@ struct Command {
   std::function<int()> run;
 };
 
-Command add_lint(CLI::App& parent);     // cmd_lint.cpp
-Command add_compile(CLI::App& parent);  // cmd_compile.cpp
-Command add_run(CLI::App& parent);      // cmd_run.cpp
-Command add_build(CLI::App& parent);    // cmd_build.cpp
-Command add_stdlib(CLI::App& parent);   // cmd_stdlib.cpp
-Command add_probes(CLI::App& parent);   // cmd_probes.cpp
+Command add_lint(CLI::App& parent);            // cmd_lint.cpp
+Command add_compile(CLI::App& parent);         // cmd_compile.cpp
+Command add_run(CLI::App& parent);             // cmd_run.cpp
+Command add_build(CLI::App& parent);           // cmd_build.cpp
+Command add_stdlib(CLI::App& parent);          // cmd_stdlib.cpp
+Command add_probes(CLI::App& parent);          // cmd_probes.cpp
 Command add_stdlib_gen(CLI::App& stdlib_app);  // cmd_stdlib_gen.cpp: `seam stdlib gen`
 
 int run_main(int argc, char** argv);

@@ -50,7 +50,8 @@ class Checker {
     s.what = probe_name(plan_, a);
     if (!features_.available(a.feature)) {
       s.unavailable = features_.reason(a.feature);
-      if (s.unavailable.empty()) s.unavailable = std::string(plan::to_string(a.feature)) + " is not available here";
+      if (s.unavailable.empty())
+        s.unavailable = std::string(plan::to_string(a.feature)) + " is not available here";
       return s;
     }
     if (a.kind == plan::AttachKind::Tracepoint) {
@@ -69,8 +70,10 @@ class Checker {
       const plan::Library& lib = plan_.libraries[a.library];
       if (!lib.path.empty()) {
         struct stat st {};
-        if (::stat(lib.path.c_str(), &st) != 0) s.unavailable = "no file " + lib.path;
-        else s.files.push_back(lib.path);
+        if (::stat(lib.path.c_str(), &st) != 0)
+          s.unavailable = "no file " + lib.path;
+        else
+          s.files.push_back(lib.path);
         return s;
       }
       for (const runtime::discover::LibraryFile& f : files(a.library))
@@ -79,8 +82,9 @@ class Checker {
         std::string globs;
         for (const plan::LibraryPattern& p : lib.patterns) globs += (globs.empty() ? "" : " | ") + p.glob;
         s.waits = true;
-        s.unavailable = "no " + std::string(pid_ > 0 ? "file of pid " + std::to_string(pid_) : "running process's file") +
-                        " matches " + globs + " (attached when a process maps one)";
+        s.unavailable =
+            "no " + std::string(pid_ > 0 ? "file of pid " + std::to_string(pid_) : "running process's file") +
+            " matches " + globs + " (attached when a process maps one)";
       }
     }
     return s;
@@ -122,7 +126,8 @@ std::vector<RuleStatus> dry_run(const plan::Plan& plan, const runtime::FeatureSe
     // A windowed rule is evaluated in user space over its metric, whose probes no rule claims.
     if (r.windowed) {
       for (const plan::Window& w : plan.windows)
-        if (w.rule_id == r.id) s.probes.push_back(ProbeStatus{"metric " + w.metric + " (evaluated in user space)", {}, "", false});
+        if (w.rule_id == r.id)
+          s.probes.push_back(ProbeStatus{"metric " + w.metric + " (evaluated in user space)", {}, "", false});
       s.attaches_now = true;
     }
     out.push_back(std::move(s));
@@ -138,14 +143,14 @@ void print_dry_run(const std::vector<RuleStatus>& rules, const std::vector<check
     out << (r.attaches_now ? "" : ": attaches nothing now") << "\n";
     for (const ProbeStatus& p : r.probes) {
       out << "    " << p.what;
-      if (!p.unavailable.empty())
-        out << ": " << (p.waits ? "waiting: " : "unavailable: ") << p.unavailable;
+      if (!p.unavailable.empty()) out << ": " << (p.waits ? "waiting: " : "unavailable: ") << p.unavailable;
       out << "\n";
       for (const std::string& f : p.files) out << "        " << f << "\n";
     }
   }
   for (const check::TunedRule& t : tuned)
-    if (t.disabled) out << "rule " << t.rule << " (" << t.declared_at << "): disabled by " << t.disabled_by << "\n";
+    if (t.disabled)
+      out << "rule " << t.rule << " (" << t.declared_at << "): disabled by " << t.disabled_by << "\n";
 }
 
 }  // namespace seam::cli

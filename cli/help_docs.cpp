@@ -17,9 +17,12 @@ std::vector<std::string> flag_names(const CLI::Option* o) {
 std::string roff(const std::string& text) {
   std::string out;
   for (char c : text) {
-    if (c == '\\') out += "\\\\";
-    else if (c == '-') out += "\\-";
-    else out += c;
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '-')
+      out += "\\-";
+    else
+      out += c;
   }
   if (!out.empty() && (out[0] == '.' || out[0] == '\'')) out = "\\&" + out;
   return out;
@@ -47,7 +50,9 @@ std::string bash_completion(const CLI::App& app) {
       "_seam() {\n"
       "  local cur=${COMP_WORDS[COMP_CWORD]} cmd=${COMP_WORDS[1]} words\n"
       "  if [ \"$COMP_CWORD\" -eq 1 ]; then\n"
-      "    COMPREPLY=($(compgen -W \"" + top + " --help\" -- \"$cur\"))\n"
+      "    COMPREPLY=($(compgen -W \"" +
+      top +
+      " --help\" -- \"$cur\"))\n"
       "    return\n"
       "  fi\n"
       "  case \"$cmd\" in\n";
@@ -75,8 +80,9 @@ std::string bash_completion(const CLI::App& app) {
 std::string man_page(const CLI::App& app) {
   std::vector<std::pair<std::string, const CLI::App*>> subs;
   subcommands(app, "", subs);
-  std::string out = ".TH SEAM 1\n.SH NAME\nseam \\- " + roff(app.get_description()) +
-                    "\n.SH SYNOPSIS\n.B seam\n.I COMMAND\n[\\fIOPTIONS\\fR] [\\fIPATH\\fR...]\n.SH COMMANDS\n";
+  std::string out =
+      ".TH SEAM 1\n.SH NAME\nseam \\- " + roff(app.get_description()) +
+      "\n.SH SYNOPSIS\n.B seam\n.I COMMAND\n[\\fIOPTIONS\\fR] [\\fIPATH\\fR...]\n.SH COMMANDS\n";
   for (const auto& [name, sub] : subs) {
     out += ".SS seam " + roff(name) + "\n" + roff(sub->get_description()) + "\n";
     for (const CLI::Option* o : sub->get_options()) {

@@ -1,3 +1,5 @@
 #include "cli/commands.hpp"
 
-int main(int argc, char** argv) { return seam::cli::run_main(argc, argv); }
+int main(int argc, char** argv) {
+  return seam::cli::run_main(argc, argv);
+}

@@ -10,7 +10,9 @@ namespace seam::cli {
 
 namespace {
 
-int rank(plan::Severity s) { return static_cast<int>(s); }
+int rank(plan::Severity s) {
+  return static_cast<int>(s);
+}
 
 bool severity_word(const std::string& word, plan::Severity* out) {
   static const std::pair<const char*, plan::Severity> kWords[] = {{"info", plan::Severity::Info},
@@ -27,13 +29,20 @@ bool severity_word(const std::string& word, plan::Severity* out) {
 
 bool compare(int a, ast::BinaryOp op, int b) {
   switch (op) {
-    case ast::BinaryOp::Eq: return a == b;
-    case ast::BinaryOp::Ne: return a != b;
-    case ast::BinaryOp::Lt: return a < b;
-    case ast::BinaryOp::Le: return a <= b;
-    case ast::BinaryOp::Gt: return a > b;
-    case ast::BinaryOp::Ge: return a >= b;
-    default: return false;
+    case ast::BinaryOp::Eq:
+      return a == b;
+    case ast::BinaryOp::Ne:
+      return a != b;
+    case ast::BinaryOp::Lt:
+      return a < b;
+    case ast::BinaryOp::Le:
+      return a <= b;
+    case ast::BinaryOp::Gt:
+      return a > b;
+    case ast::BinaryOp::Ge:
+      return a >= b;
+    default:
+      return false;
   }
 }
 
@@ -69,20 +78,32 @@ nlohmann::json condition(const ast::Expr& e) {
   const auto* lref = std::get_if<ast::NameRef>(&lhs->node);
   const auto* rref = std::get_if<ast::NameRef>(&rhs->node);
   // severity OP word (either side)
-  auto is_severity_var = [](const ast::NameRef* r) { return r && r->kind == ast::RefKind::Severity && r->builtin.empty(); };
+  auto is_severity_var = [](const ast::NameRef* r) {
+    return r && r->kind == ast::RefKind::Severity && r->builtin.empty();
+  };
   if (is_severity_var(rref) && !is_severity_var(lref)) {
     std::swap(lhs, rhs);
     std::swap(lref, rref);
     switch (op) {
-      case ast::BinaryOp::Lt: op = ast::BinaryOp::Gt; break;
-      case ast::BinaryOp::Le: op = ast::BinaryOp::Ge; break;
-      case ast::BinaryOp::Gt: op = ast::BinaryOp::Lt; break;
-      case ast::BinaryOp::Ge: op = ast::BinaryOp::Le; break;
-      default: break;
+      case ast::BinaryOp::Lt:
+        op = ast::BinaryOp::Gt;
+        break;
+      case ast::BinaryOp::Le:
+        op = ast::BinaryOp::Ge;
+        break;
+      case ast::BinaryOp::Gt:
+        op = ast::BinaryOp::Lt;
+        break;
+      case ast::BinaryOp::Ge:
+        op = ast::BinaryOp::Le;
+        break;
+      default:
+        break;
     }
   }
   plan::Severity word{};
-  if (is_severity_var(lref) && rref && severity_word(rref->builtin.empty() ? rref->name.str() : rref->builtin, &word))
+  if (is_severity_var(lref) && rref &&
+      severity_word(rref->builtin.empty() ? rref->name.str() : rref->builtin, &word))
     return {{"severity", op_name(op)}, {"word", plan::to_string(word)}};
   // rule == "name" / rule startswith "prefix"
   const ast::StrLit* text = std::get_if<ast::StrLit>(&rhs->node);
@@ -147,10 +168,15 @@ nlohmann::json declared_outputs(const check::Program& program) {
       if (!o) continue;
       std::string spec;
       switch (o->kind) {
-        case ast::OutputKind::Stdout: spec = "stdout"; break;
-        case ast::OutputKind::Json: spec = "json:" + o->target; break;
+        case ast::OutputKind::Stdout:
+          spec = "stdout";
+          break;
+        case ast::OutputKind::Json:
+          spec = "json:" + o->target;
+          break;
         case ast::OutputKind::Webhook:
-          spec = "webhook:" + o->target + (o->format ? ",format=" + o->format->name : "") + ",name=" + o->name.name;
+          spec = "webhook:" + o->target + (o->format ? ",format=" + o->format->name : "") +
+                 ",name=" + o->name.name;
           break;
       }
       nlohmann::json out = {{"name", o->name.name}, {"spec", spec}, {"origin", where(o->range)}};

@@ -7,9 +7,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <linux/magic.h>
 #include <cerrno>
 #include <cstring>
-#include <linux/magic.h>
 
 namespace seam::cli {
 
@@ -21,12 +21,14 @@ std::string cgroup2_root() {
 }
 
 std::optional<std::string> TracedCommand::start(const std::string& command, const std::string& cgroup_root) {
-  if (cgroup_root.empty()) return "no cgroup v2 hierarchy is mounted (needed to follow the command's children)";
+  if (cgroup_root.empty())
+    return "no cgroup v2 hierarchy is mounted (needed to follow the command's children)";
   cgroup_ = cgroup_root + "/seam-run-" + std::to_string(::getpid());
   if (::mkdir(cgroup_.c_str(), 0755) != 0 && errno != EEXIST)
     return "cannot create the cgroup " + cgroup_ + ": " + std::strerror(errno);
   struct stat st {};
-  if (::stat(cgroup_.c_str(), &st) != 0) return "cannot read the cgroup " + cgroup_ + ": " + std::strerror(errno);
+  if (::stat(cgroup_.c_str(), &st) != 0)
+    return "cannot read the cgroup " + cgroup_ + ": " + std::strerror(errno);
   cgroup_id_ = st.st_ino;  // a cgroup v2 id is its directory's inode
   int pipe_fds[2];
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return std::string("pipe: ") + std::strerror(errno);

@@ -17,6 +17,7 @@ packages=(
   systemtap-sdt-dev                                # tests: <sys/sdt.h> for the USDT fixture
   runc                                             # tests: the container image and a containerised workload
   systemd python3-yaml                             # tests: systemd-analyze verify on the unit; the manifests' fields
+  clang-format clang-tidy                          # the style gates of the test command (scripts/check-style.sh)
 )
 # tests: `kubectl kustomize` renders deploy/kubernetes/ offline; Debian packages kubectl as
 # kubernetes-client (take it only where no kubectl is installed already).

@@ -49,7 +49,7 @@ struct Type {
 // A type as written in a declaration: `size: bytes`, `ret: i32`.
 struct TypeName {
   Ident name;
-  Type type;  // filled by the parser for known keywords; Unknown otherwise (checker reports)
+  Type type;               // filled by the parser for known keywords; Unknown otherwise (checker reports)
   uint32_t array_len = 0;  // `u64[6]`: an array of 6 (tracepoint fields only); 0: a scalar
 };
 
@@ -73,14 +73,14 @@ struct BoolLit {
 // What a name in an expression turned out to be, set by the checker.
 enum class RefKind {
   Unresolved,
-  EventField,    // an argument or result of the rule's event (`size`, `ret`)
-  Builtin,       // pid tid comm cgroup uid duration pending ret time cpu
-  State,         // a state tested with `while`
-  OtherEvent,    // a field of the correlated event: `cuda.malloc.size`
-  Metric,        // a metric named in a windowed `when`
-  Value,         // `value`, the result of a windowed rule's aggregate
-  Severity,      // `severity` in a route condition
-  Rule,          // `rule` in a route condition
+  EventField,  // an argument or result of the rule's event (`size`, `ret`)
+  Builtin,     // pid tid comm cgroup uid duration pending ret time cpu
+  State,       // a state tested with `while`
+  OtherEvent,  // a field of the correlated event: `cuda.malloc.size`
+  Metric,      // a metric named in a windowed `when`
+  Value,       // `value`, the result of a windowed rule's aggregate
+  Severity,    // `severity` in a route condition
+  Rule,        // `rule` in a route condition
 };
 
 struct FieldDecl;
@@ -101,9 +101,31 @@ struct NameRef {
 };
 
 enum class UnaryOp { Not, Neg };
-enum class BinaryOp { Or, And, Eq, Ne, Lt, Le, Gt, Ge, StartsWith, Add, Sub, Mul, Div, Mod, Shl, Shr, BitAnd, BitXor, BitOr };
+enum class BinaryOp {
+  Or,
+  And,
+  Eq,
+  Ne,
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  StartsWith,
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Mod,
+  Shl,
+  Shr,
+  BitAnd,
+  BitXor,
+  BitOr
+};
 // Add .. BitOr: integer arithmetic (the rest are conditions).
-inline bool is_arithmetic(BinaryOp op) { return op >= BinaryOp::Add; }
+inline bool is_arithmetic(BinaryOp op) {
+  return op >= BinaryOp::Add;
+}
 const char* to_string(BinaryOp op);  // "+", "<<", ...
 
 struct Unary {
@@ -158,11 +180,11 @@ struct ProbeSpec {
   bool library_is_path = false;
   std::string symbol;  // function (uprobe, kprobe, fentry), raw tracepoint name, perf event name
   SourceRange symbol_range;
-  uint64_t offset = 0;   // `+0x10`
-  std::string category;  // tracepoint category; usdt provider
-  std::string name;      // tracepoint name; usdt probe name
-  uint64_t period = 0;   // perf: `every N` events
-  uint64_t frequency = 0;  // perf: `at N hz`
+  uint64_t offset = 0;      // `+0x10`
+  std::string category;     // tracepoint category; usdt provider
+  std::string name;         // tracepoint name; usdt probe name
+  uint64_t period = 0;      // perf: `every N` events
+  uint64_t frequency = 0;   // perf: `at N hz`
   int64_t interval_ns = 0;  // interval
   ExprPtr key;              // begin..end pairs: what matches an end to its begin (default: tid)
 };
@@ -171,9 +193,9 @@ struct ProbeSpec {
 struct FieldDecl {
   Ident name;
   TypeName type;
-  int index = 0;            // argument position (0-based) for args; 0 for the return value
-  bool is_result = false;   // declared after `->`
-  std::string doc;          // trailing `#` comment, if any, for docs/stdlib.md
+  int index = 0;           // argument position (0-based) for args; 0 for the return value
+  bool is_result = false;  // declared after `->`
+  std::string doc;         // trailing `#` comment, if any, for docs/stdlib.md
   // `bytes: bytes = count * [...][datatype]`: computed from the event's other fields, not read
   // from an argument (takes no argument position). Shared: FieldDecls are copied.
   std::shared_ptr<Expr> computed;
@@ -211,13 +233,13 @@ struct ScopeDecl {
 };
 
 struct EventDecl {
-  bool is_span = false;         // span (has duration) or point
+  bool is_span = false;  // span (has duration) or point
   Ident name;
-  std::vector<ProbeSpec> begin;  // alternatives, `a | b`
-  std::vector<ProbeSpec> end;    // only for `begin .. end` spans; empty for Call spans and points
-  std::vector<FieldDecl> fields; // arguments, then results
+  std::vector<ProbeSpec> begin;   // alternatives, `a | b`
+  std::vector<ProbeSpec> end;     // only for `begin .. end` spans; empty for Call spans and points
+  std::vector<FieldDecl> fields;  // arguments, then results
   std::string doc;
-  std::string module;            // the declaring module's name, set by the parser
+  std::string module;  // the declaring module's name, set by the parser
 };
 
 struct AliasDecl {
@@ -234,8 +256,8 @@ enum class StateWhen { Entry, Return, Event };
 struct StateTransition {
   bool sets = true;  // set or clear
   StateWhen when = StateWhen::Entry;
-  ProbeSpec probe;          // Entry / Return: a function, `lib:sym` or a bare symbol of the module's library
-  QualName event;           // Event: an event name
+  ProbeSpec probe;  // Entry / Return: a function, `lib:sym` or a bare symbol of the module's library
+  QualName event;   // Event: an event name
   const EventDecl* resolved_event = nullptr;  // checker
   SourceRange range;
 };
@@ -256,9 +278,9 @@ enum class Severity { Info, Warning, Error, Critical };
 // A message with `{field}` holes; the parser splits it, the checker resolves each hole.
 struct MessagePart {
   bool is_hole = false;
-  std::string text;    // literal text, or the hole's name as written
-  SourceRange range;   // of the hole's name inside the string
-  NameRef ref;         // hole: resolved by the checker
+  std::string text;   // literal text, or the hole's name as written
+  SourceRange range;  // of the hole's name inside the string
+  NameRef ref;        // hole: resolved by the checker
 };
 
 struct Alert {
@@ -290,7 +312,7 @@ struct Correlation {
 };
 
 struct RuleDecl {
-  Ident name;               // shorthand rules get a generated name: <event>_L<line>
+  Ident name;  // shorthand rules get a generated name: <event>_L<line>
   bool shorthand = false;
   SourceRange range;
   // Event rules: `on EVENT [where EXPR] [while EXPR] [after EVENT within DUR]`
@@ -386,8 +408,9 @@ struct EnumDecl {
   std::string module;
 };
 
-using Decl = std::variant<ModuleDecl, UseDecl, LibraryDecl, EventDecl, AliasDecl, StateDecl, RuleDecl,
-                          MetricDecl, OutputDecl, RouteDecl, EnumDecl, OverrideDecl, ToggleDecl, ListDecl, ScopeDecl>;
+using Decl =
+    std::variant<ModuleDecl, UseDecl, LibraryDecl, EventDecl, AliasDecl, StateDecl, RuleDecl, MetricDecl,
+                 OutputDecl, RouteDecl, EnumDecl, OverrideDecl, ToggleDecl, ListDecl, ScopeDecl>;
 
 // One parsed file. The SourceFile it points into must outlive it.
 struct File {

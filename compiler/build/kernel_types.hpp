@@ -6,8 +6,8 @@
 
 namespace seam::build {
 
-// Always emitted: struct pt_regs (uprobe context), fixed-width integer typedefs and the BPF enums the helpers and
-// seam_record.h use (bpf_map_type, BPF_ANY, BPF_RB_*, BPF_F_*).
+// Always emitted: struct pt_regs (uprobe context), fixed-width integer typedefs and the BPF enums the helpers
+// and seam_record.h use (bpf_map_type, BPF_ANY, BPF_RB_*, BPF_F_*).
 extern const std::vector<std::string> kBaseKernelTypes;
 
 inline constexpr const char* kVmlinuxBtfPath = "/sys/kernel/btf/vmlinux";

@@ -61,7 +61,8 @@ struct Decoded {
 // Refuses data that is not a bundle, is truncated or corrupt, or comes from another engine ABI.
 Decoded decode(std::span<const uint8_t> bytes);
 
-// True when the path is a regular file that starts with the bundle magic (so that `seam run FILE` knows what it got).
+// True when the path is a regular file that starts with the bundle magic (so that `seam run FILE` knows what
+// it got).
 bool is_bundle_file(const std::string& path);
 
 // Reads and decodes; the error names the file.

@@ -118,14 +118,18 @@ void Checker::check_libraries(Table& t) {
       diags_
           .warning(Code::LibraryNeverMatches, lib->name.range,
                    "library '" + lib->name.name + "' is declared in a rule file, where no probe can use it")
-          .hints.push_back("declare it in a module (a file that starts with `module NAME`) beside the events that "
-                           "probe it");
+          .hints.push_back(
+              "declare it in a module (a file that starts with `module NAME`) beside the events that "
+              "probe it");
     for (const ast::LibraryPattern& p : lib->patterns)
       if (p.glob.find('/') != std::string::npos)
         diags_
             .warning(Code::LibraryNeverMatches, p.range,
-                     "a library pattern matches a file's name, never its path: this one, with a '/', never matches")
-            .hints.push_back("match the name (\"libfoo.so*\"), or probe one file by path: `uprobe \"/path/libfoo.so\":fn`");
+                     "a library pattern matches a file's name, never its path: this one, with a '/', never "
+                     "matches")
+            .hints.push_back(
+                "match the name (\"libfoo.so*\"), or probe one file by path: `uprobe "
+                "\"/path/libfoo.so\":fn`");
   }
 }
 
@@ -140,8 +144,8 @@ void Checker::check_rule_counts(Table& t) {
     if (++rules == kMaxRulesPerFile + 1)
       diags_
           .error(Code::TooManyRules, name.range,
-                 std::string(what) + " '" + name.name + "' is past the limit of " + std::to_string(kMaxRulesPerFile) +
-                     " rules and metrics in one file")
+                 std::string(what) + " '" + name.name + "' is past the limit of " +
+                     std::to_string(kMaxRulesPerFile) + " rules and metrics in one file")
           .hints.push_back("split the file: each rule file is compiled and loaded on its own");
     if (event && ++on_event[event] == kMaxRulesPerEvent + 1)
       diags_
@@ -149,11 +153,13 @@ void Checker::check_rule_counts(Table& t) {
                  std::string(what) + " '" + name.name + "' is past the limit of " +
                      std::to_string(kMaxRulesPerEvent) + " rules and metrics on event '" + event->name.name +
                      "' in one file")
-          .hints.push_back("they all run in one BPF program, which the kernel refuses past that size: move some "
-                           "to another file");
+          .hints.push_back(
+              "they all run in one BPF program, which the kernel refuses past that size: move some "
+              "to another file");
   };
   for (ast::Decl& decl : t.file->decls) {
-    if (auto* r = std::get_if<ast::RuleDecl>(&decl)) count(r->name, r->when ? nullptr : r->resolved_event, "rule");
+    if (auto* r = std::get_if<ast::RuleDecl>(&decl))
+      count(r->name, r->when ? nullptr : r->resolved_event, "rule");
     if (auto* m = std::get_if<ast::MetricDecl>(&decl)) count(m->name, m->resolved_event, "metric");
   }
 }

@@ -410,8 +410,9 @@ void Checker::check_name_constant(const ExprContext& ctx, const ast::Binary& b) 
                "a name is at most " + std::to_string(kMaxName) + " bytes, so this " +
                    std::to_string(lit->value.size()) + "-byte constant " +
                    (differs ? "always differs from it" : "never matches"))
-      .hints.push_back("the kernel keeps only a name's first 15 bytes: test a prefix of at most 15 bytes "
-                       "with `startswith`");
+      .hints.push_back(
+          "the kernel keeps only a name's first 15 bytes: test a prefix of at most 15 bytes "
+          "with `startswith`");
 }
 
 void Checker::check_binary(ExprContext& ctx, ast::Expr& e, ast::Binary& b) {

@@ -44,8 +44,8 @@ struct Program {
   std::vector<ast::File> modules;
   std::vector<ast::File> rule_files;
   diag::Diagnostics diagnostics;
-  std::vector<RuleToggle> toggles;  // set by the caller before check()
-  std::vector<TunedRule> tuned;     // filled by check(): every rule an override or toggle touched
+  std::vector<RuleToggle> toggles;         // set by the caller before check()
+  std::vector<TunedRule> tuned;            // filled by check(): every rule an override or toggle touched
   std::vector<std::string> trimmed_files;  // files tuning took rules from: no W0003 for their `use`
   const ast::File* find_module(std::string_view name) const;
 };

@@ -57,7 +57,7 @@ std::string maps(const plan::Program& p) {
     std::string keys;
     for (size_t i = 0; i < m.labels.size(); ++i)
       keys += m.labels[i].type == plan::FieldType::Str ? "\tchar l" + std::to_string(i) + "[16];\n"
-                                                        : "\t__u64 l" + std::to_string(i) + ";\n";
+                                                       : "\t__u64 l" + std::to_string(i) + ";\n";
     out += fragment("map_metric.c.tmpl",
                     {{"metric", m.name},
                      {"map", m.map},
@@ -98,9 +98,7 @@ std::string metric_update(const plan::Program& p, int index, const ExprContext& 
        {"update", m.per_cpu ? "\t\t\tm->count += 1;\n\t\t\tm->sum += v;\n"
                             : "\t\t\t__sync_fetch_and_add(&m->count, 1);\n"
                               "\t\t\t__sync_fetch_and_add(&m->sum, v);\n"},
-       {"bucket_update", m.kind == plan::MetricKind::Hist
-                             ? "\t\t\tSEAM_HIST_ADD(m->buckets, v);\n"
-                             : ""}});
+       {"bucket_update", m.kind == plan::MetricKind::Hist ? "\t\t\tSEAM_HIST_ADD(m->buckets, v);\n" : ""}});
 }
 
 // One more tab on every line.
@@ -124,7 +122,8 @@ std::string saves(const std::vector<plan::Value>& values, const std::string& var
       ++i;
       continue;
     }
-    out += std::string("\t\t") + var + "s[" + std::to_string(i) + "] = (__u64)" + c_value(values[i], ctx) + ";\n";
+    out += std::string("\t\t") + var + "s[" + std::to_string(i) + "] = (__u64)" + c_value(values[i], ctx) +
+           ";\n";
   }
   return out;
 }
@@ -133,11 +132,12 @@ std::string fills(const plan::RuleCheck& rule, const ExprContext& ctx) {
   std::string out;
   if (rule.thread_slot >= 0 && ctx.in_span_end) {  // the record is about the thread that began the span
     std::string k = std::to_string(rule.thread_slot);
-    out += "\t\t\t{\n\t\t\t\tstruct seam_record_header *h = (struct seam_record_header *)rec;\n"
-           "\t\t\t\th->pid = (__u32)(sv->s[" + k + "] >> 32);\n\t\t\t\th->tid = (__u32)sv->s[" + k +
-           "];\n\t\t\t\th->cgroup = sv->s[" + std::to_string(rule.thread_slot + 1) +
-           "];\n\t\t\t\t__builtin_memcpy(h->comm, &sv->s[" + std::to_string(rule.thread_slot + 2) +
-           "], 16);\n\t\t\t}\n";
+    out +=
+        "\t\t\t{\n\t\t\t\tstruct seam_record_header *h = (struct seam_record_header *)rec;\n"
+        "\t\t\t\th->pid = (__u32)(sv->s[" +
+        k + "] >> 32);\n\t\t\t\th->tid = (__u32)sv->s[" + k + "];\n\t\t\t\th->cgroup = sv->s[" +
+        std::to_string(rule.thread_slot + 1) + "];\n\t\t\t\t__builtin_memcpy(h->comm, &sv->s[" +
+        std::to_string(rule.thread_slot + 2) + "], 16);\n\t\t\t}\n";
   }
   for (const plan::RecordFill& f : rule.fills) {
     if (f.field.type == plan::FieldType::UStack || f.field.type == plan::FieldType::KStack) {
@@ -214,8 +214,9 @@ std::string action(const plan::Program& p, const plan::Action& a, ExprContext ct
       std::string marks;
       for (int m : a.marks) marks += mark(p, m, ctx);
       for (int m : a.metrics) marks += metric_update(p, m, ctx);
-      return fragment(s.task_local ? "span_end_task.c.tmpl" : "span_end.c.tmpl",
-                      {{"span", s.name}, {"map", s.map}, {"key", key}, {"rules", rules(a.rules, ctx)}, {"marks", marks}});
+      return fragment(
+          s.task_local ? "span_end_task.c.tmpl" : "span_end.c.tmpl",
+          {{"span", s.name}, {"map", s.map}, {"key", key}, {"rules", rules(a.rules, ctx)}, {"marks", marks}});
     }
     case plan::ActionKind::StateSet:
     case plan::ActionKind::StateClear: {
@@ -224,9 +225,12 @@ std::string action(const plan::Program& p, const plan::Action& a, ExprContext ct
       return fragment(name + (s.task_local ? "_task.c.tmpl" : ".c.tmpl"),
                       {{"state", s.name}, {"map", s.map}, {"key", s.per_process ? "tgid" : "tid"}});
     }
-    case plan::ActionKind::CorrelationMark: return mark(p, a.index, ctx);
-    case plan::ActionKind::Rules: return rules(a.rules, ctx);
-    case plan::ActionKind::MetricUpdate: return metric_update(p, a.index, ctx);
+    case plan::ActionKind::CorrelationMark:
+      return mark(p, a.index, ctx);
+    case plan::ActionKind::Rules:
+      return rules(a.rules, ctx);
+    case plan::ActionKind::MetricUpdate:
+      return metric_update(p, a.index, ctx);
   }
   return {};
 }
@@ -252,7 +256,8 @@ std::string sites(const plan::Program& p, const Options& options) {
   if (options.target_pid)
     filter += "\tif (tgid != " + std::to_string(options.target_pid) + "U)\n\t\treturn 0;\n";
   if (options.target_cgroup)
-    filter += "\tif (bpf_get_current_cgroup_id() != " + std::to_string(options.target_cgroup) + "ULL)\n\t\treturn 0;\n";
+    filter += "\tif (bpf_get_current_cgroup_id() != " + std::to_string(options.target_cgroup) +
+              "ULL)\n\t\treturn 0;\n";
   for (const plan::Site& site : p.sites) {
     const plan::Attachment& a = p.plan.attachments.at(static_cast<size_t>(site.attachment));
     ExprContext ctx{&p, context_kind(site, a), false};
@@ -317,16 +322,17 @@ Generated generate(const plan::Program& program, const Options& options) {
     body += fragment("exec_notice.c.tmpl", {{"rule_id", std::to_string(kExecNoticeRule) + "U"}});
   if (scoped(program, options)) body += fragment("scope_follow.c.tmpl", {});
   Generated g;
-  g.c_source = number_line_resets(fragment(
-      "program.c.tmpl", {{"sources", from.empty() ? "no rules" : from},
-                         {"extra_includes", (usdt ? "#include \"usdt.bpf.h\"\n#define seam_usdt_arg(ctx, n) "
-                                                   "({ long _v = 0; bpf_usdt_arg(ctx, n, &_v); (__u64)_v; })\n"
-                                                 : std::string()) +
-                                               (fd_names ? "#include \"seam_fd.h\"\n" : "") +
-                                               (scoped(program, options) ? "#include \"seam_scope.h\"\n" : "") +
-                                               (py_gil ? "#include \"py_gil.h\"\n" : "")},
-                         {"maps", maps(program)},
-                         {"sites", body}}));
+  g.c_source = number_line_resets(
+      fragment("program.c.tmpl",
+               {{"sources", from.empty() ? "no rules" : from},
+                {"extra_includes", (usdt ? "#include \"usdt.bpf.h\"\n#define seam_usdt_arg(ctx, n) "
+                                           "({ long _v = 0; bpf_usdt_arg(ctx, n, &_v); (__u64)_v; })\n"
+                                         : std::string()) +
+                                       (fd_names ? "#include \"seam_fd.h\"\n" : "") +
+                                       (scoped(program, options) ? "#include \"seam_scope.h\"\n" : "") +
+                                       (py_gil ? "#include \"py_gil.h\"\n" : "")},
+                {"maps", maps(program)},
+                {"sites", body}}));
   if (std::string broken = c_invariant_violation(g.c_source); !broken.empty())
     throw std::logic_error("generated C breaks the escaping invariant: " + broken);
   g.layout = program.plan;

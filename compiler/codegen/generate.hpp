@@ -21,7 +21,7 @@ struct Options {
   // `seam run --cgroup PATH`: every program tests the scope map first, whatever its file's scope
   // (the operator's selector narrows every file's scope).
   bool operator_scope = false;
-  bool exec_notices = true;    // a sched_process_exec program that tells the runtime of new processes
+  bool exec_notices = true;  // a sched_process_exec program that tells the runtime of new processes
 };
 
 struct Generated {

@@ -221,7 +221,8 @@ struct bit_or : chain<tok<bor_op>, bit_xor> {
 struct set_item : sor<number, string_lit, qualname> {
   static constexpr const char* what = "a number, string or name";
 };
-struct set_literal : seq<tok<lparen>, must<tok<set_item>>, star<tok<comma>, must<tok<set_item>>>, must<tok<rparen>>> {
+struct set_literal
+    : seq<tok<lparen>, must<tok<set_item>>, star<tok<comma>, must<tok<set_item>>>, must<tok<rparen>>> {
   static constexpr const char* what = "'(' and a list of values";
 };
 struct set_body : sor<set_literal, tok<ident>> {
@@ -422,35 +423,37 @@ struct route_decl : seq<tok<kw_route>, must<expr>, must<tok<arrow>>, ident_list>
 // `enable tag t`; `list NAME = (...)`. Their words are keywords only at these places.
 struct threshold_clause : seq<tok<kw_threshold>, must<tok<number>>> {};
 struct override_toggle : seq<tok<sor<kw_disable, kw_enable>>, not_at<skip, sor<kw_tag, kw_rule>>> {};
-struct override_clause : sor<threshold_clause, where_clause, except_clause, alert_clause, limit_clause, tags_clause,
-                             override_toggle> {};
+struct override_clause : sor<threshold_clause, where_clause, except_clause, alert_clause, limit_clause,
+                             tags_clause, override_toggle> {};
 struct override_decl : seq<tok<kw_override>, tok<kw_rule>, must<tok<ident>>, star<override_clause>> {};
 struct toggle_by_tag : seq<tok<kw_tag>, ident_list> {};
 struct toggle_by_name : seq<tok<kw_rule>, ident_list> {};
 struct toggle_target : sor<toggle_by_tag, toggle_by_name> {
   static constexpr const char* what = "'rule NAME' or 'tag NAME'";
 };
-struct toggle_decl : seq<tok<sor<kw_disable, kw_enable>>, at<skip, sor<kw_tag, kw_rule>>, must<toggle_target>> {};
+struct toggle_decl
+    : seq<tok<sor<kw_disable, kw_enable>>, at<skip, sor<kw_tag, kw_rule>>, must<toggle_target>> {};
 struct list_decl : seq<tok<kw_list>, tok<ident>, tok<equals>, must<set_literal>> {};
 
 // `cudaStreamSynchronize > 10ms while gil_held -> alert with ustack`
 struct lead_compare : seq<tok<cmpop>, must<expr>> {};
 struct shorthand_clause : sor<where_clause, while_clause, after_clause> {};
-struct shorthand : seq<tok<qualname>, at<shorthand_ahead>, opt<lead_compare>, star<shorthand_clause>,
-                       must<tok<arrow>>, must<alert_clause>, opt<with_clause>, opt<limit_clause>,
-                       opt<group_clause>> {};
+struct shorthand
+    : seq<tok<qualname>, at<shorthand_ahead>, opt<lead_compare>, star<shorthand_clause>, must<tok<arrow>>,
+          must<alert_clause>, opt<with_clause>, opt<limit_clause>, opt<group_clause>> {};
 
-struct decl : sor<module_decl, use_decl, library_decl, scope_decl, span_decl, point_decl, alias_decl, state_decl,
-                  rule_decl, metric_decl, output_decl, route_decl, enum_decl, override_decl, toggle_decl,
-                  list_decl, shorthand> {
+struct decl : sor<module_decl, use_decl, library_decl, scope_decl, span_decl, point_decl, alias_decl,
+                  state_decl, rule_decl, metric_decl, output_decl, route_decl, enum_decl, override_decl,
+                  toggle_decl, list_decl, shorthand> {
   static constexpr const char* what = "a declaration";
 };
 
 // What starts a declaration at the beginning of a line: where parse_file resumes after an error.
-struct decl_start : sor<kw_module, kw_use, kw_library, seq<kw_scope, tok<ident>>, kw_span, kw_point, kw_alias, kw_state, kw_rule,
-                        kw_metric, kw_output, kw_route, seq<kw_enum, tok<ident>, tok<lparen>>,
-                        seq<kw_override, tok<kw_rule>>, seq<sor<kw_disable, kw_enable>, skip, sor<kw_tag, kw_rule>>,
-                        seq<kw_list, tok<ident>, tok<equals>>, seq<ident, shorthand_ahead>> {};
+struct decl_start
+    : sor<kw_module, kw_use, kw_library, seq<kw_scope, tok<ident>>, kw_span, kw_point, kw_alias, kw_state,
+          kw_rule, kw_metric, kw_output, kw_route, seq<kw_enum, tok<ident>, tok<lparen>>,
+          seq<kw_override, tok<kw_rule>>, seq<sor<kw_disable, kw_enable>, skip, sor<kw_tag, kw_rule>>,
+          seq<kw_list, tok<ident>, tok<equals>>, seq<ident, shorthand_ahead>> {};
 
 // What parse_file runs, one declaration at a time (so that it can recover between them).
 struct one_decl : must<decl> {};

@@ -6,61 +6,98 @@ namespace seam::plan {
 
 const char* to_string(AttachKind k) {
   switch (k) {
-    case AttachKind::Uprobe: return "uprobe";
-    case AttachKind::Uretprobe: return "uretprobe";
-    case AttachKind::Usdt: return "usdt";
-    case AttachKind::Tracepoint: return "tracepoint";
-    case AttachKind::RawTracepoint: return "raw_tracepoint";
-    case AttachKind::TpBtf: return "tp_btf";
-    case AttachKind::Kprobe: return "kprobe";
-    case AttachKind::Kretprobe: return "kretprobe";
-    case AttachKind::Fentry: return "fentry";
-    case AttachKind::Fexit: return "fexit";
-    case AttachKind::PerfEvent: return "perf_event";
+    case AttachKind::Uprobe:
+      return "uprobe";
+    case AttachKind::Uretprobe:
+      return "uretprobe";
+    case AttachKind::Usdt:
+      return "usdt";
+    case AttachKind::Tracepoint:
+      return "tracepoint";
+    case AttachKind::RawTracepoint:
+      return "raw_tracepoint";
+    case AttachKind::TpBtf:
+      return "tp_btf";
+    case AttachKind::Kprobe:
+      return "kprobe";
+    case AttachKind::Kretprobe:
+      return "kretprobe";
+    case AttachKind::Fentry:
+      return "fentry";
+    case AttachKind::Fexit:
+      return "fexit";
+    case AttachKind::PerfEvent:
+      return "perf_event";
   }
   return "?";
 }
 
 const char* to_string(Feature f) {
   switch (f) {
-    case Feature::Uprobe: return "uprobe";
-    case Feature::Tracepoint: return "tracepoint";
-    case Feature::RawTracepoint: return "raw_tracepoint";
-    case Feature::TpBtf: return "tp_btf";
-    case Feature::Kprobe: return "kprobe";
-    case Feature::Fentry: return "fentry";
-    case Feature::PerfEvent: return "perf_event";
-    case Feature::Usdt: return "usdt";
+    case Feature::Uprobe:
+      return "uprobe";
+    case Feature::Tracepoint:
+      return "tracepoint";
+    case Feature::RawTracepoint:
+      return "raw_tracepoint";
+    case Feature::TpBtf:
+      return "tp_btf";
+    case Feature::Kprobe:
+      return "kprobe";
+    case Feature::Fentry:
+      return "fentry";
+    case Feature::PerfEvent:
+      return "perf_event";
+    case Feature::Usdt:
+      return "usdt";
   }
   return "?";
 }
 
 const char* to_string(FieldType t) {
   switch (t) {
-    case FieldType::U8: return "u8";
-    case FieldType::U16: return "u16";
-    case FieldType::U32: return "u32";
-    case FieldType::U64: return "u64";
-    case FieldType::I8: return "i8";
-    case FieldType::I16: return "i16";
-    case FieldType::I32: return "i32";
-    case FieldType::I64: return "i64";
-    case FieldType::Ptr: return "ptr";
-    case FieldType::Bool: return "bool";
-    case FieldType::Str: return "str";
-    case FieldType::UStack: return "ustack";
-    case FieldType::KStack: return "kstack";
-    case FieldType::UStackCopy: return "ustack_copy";
+    case FieldType::U8:
+      return "u8";
+    case FieldType::U16:
+      return "u16";
+    case FieldType::U32:
+      return "u32";
+    case FieldType::U64:
+      return "u64";
+    case FieldType::I8:
+      return "i8";
+    case FieldType::I16:
+      return "i16";
+    case FieldType::I32:
+      return "i32";
+    case FieldType::I64:
+      return "i64";
+    case FieldType::Ptr:
+      return "ptr";
+    case FieldType::Bool:
+      return "bool";
+    case FieldType::Str:
+      return "str";
+    case FieldType::UStack:
+      return "ustack";
+    case FieldType::KStack:
+      return "kstack";
+    case FieldType::UStackCopy:
+      return "ustack_copy";
   }
   return "?";
 }
 
 const char* to_string(Severity s) {
   switch (s) {
-    case Severity::Info: return "info";
-    case Severity::Warning: return "warning";
-    case Severity::Error: return "error";
-    case Severity::Critical: return "critical";
+    case Severity::Info:
+      return "info";
+    case Severity::Warning:
+      return "warning";
+    case Severity::Error:
+      return "error";
+    case Severity::Critical:
+      return "critical";
   }
   return "?";
 }
@@ -98,7 +135,8 @@ NLOHMANN_JSON_SERIALIZE_ENUM(FieldType, {{FieldType::U8, "u8"},
                                          {FieldType::UStack, "ustack"},
                                          {FieldType::KStack, "kstack"},
                                          {FieldType::UStackCopy, "ustack_copy"}})
-NLOHMANN_JSON_SERIALIZE_ENUM(FieldUnit, {{FieldUnit::None, "none"}, {FieldUnit::Ns, "ns"}, {FieldUnit::Bytes, "bytes"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(FieldUnit,
+                             {{FieldUnit::None, "none"}, {FieldUnit::Ns, "ns"}, {FieldUnit::Bytes, "bytes"}})
 NLOHMANN_JSON_SERIALIZE_ENUM(Severity, {{Severity::Info, "info"},
                                         {Severity::Warning, "warning"},
                                         {Severity::Error, "error"},
@@ -122,7 +160,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MessagePart, is_field, text)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Rule, id, name, file, line, severity, event, message, with,
                                                 limit_count, limit_per_ns, windowed, pending_ns, pending_map,
                                                 group_ns, limit_per_process)
-NLOHMANN_JSON_SERIALIZE_ENUM(MetricKind, {{MetricKind::Count, "count"}, {MetricKind::Sum, "sum"}, {MetricKind::Hist, "hist"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(MetricKind, {{MetricKind::Count, "count"},
+                                          {MetricKind::Sum, "sum"},
+                                          {MetricKind::Hist, "hist"}})
 NLOHMANN_JSON_SERIALIZE_ENUM(WindowFunction, {{WindowFunction::Quantile, "quantile"},
                                               {WindowFunction::Avg, "avg"},
                                               {WindowFunction::Min, "min"},
@@ -139,19 +179,21 @@ NLOHMANN_JSON_SERIALIZE_ENUM(Compare, {{Compare::Gt, ">"},
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MetricLabel, name, type, offset, size, enum_name)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Metric, name, map, kind, unit, labels, key_size, value_size,
                                                 per_cpu, max_series, help, origin)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Window, rule_id, function, quantile, metric, window_ns, compare,
-                                                threshold)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Window, rule_id, function, quantile, metric, window_ns,
+                                                compare, threshold)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MemoryReader, reader, state, map, library, origin)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Map, name, type, key_size, value_size, max_entries, purpose)
 
 void to_json(nlohmann::json& j, const Plan& p) {
-  j = nlohmann::json{{"libraries", p.libraries}, {"attachments", p.attachments}, {"maps", p.maps},
-                     {"rules", p.rules},         {"records", p.records},         {"ringbuf_map", p.ringbuf_map},
+  j = nlohmann::json{{"libraries", p.libraries}, {"attachments", p.attachments},
+                     {"maps", p.maps},           {"rules", p.rules},
+                     {"records", p.records},     {"ringbuf_map", p.ringbuf_map},
                      {"drops_map", p.drops_map}, {"ringbuf_bytes", p.ringbuf_bytes},
                      {"metrics", p.metrics},     {"windows", p.windows}};
   if (!p.enums.empty()) j["enums"] = p.enums;
   if (p.scope.kind != ScopeKind::Host || !p.scope.origin.empty())
-    j["scope"] = {{"kind", to_string(p.scope.kind)}, {"argument", p.scope.argument}, {"origin", p.scope.origin}};
+    j["scope"] = {
+        {"kind", to_string(p.scope.kind)}, {"argument", p.scope.argument}, {"origin", p.scope.origin}};
   if (!p.workload_libraries.empty()) j["workload_libraries"] = p.workload_libraries;
   if (!p.memory_readers.empty()) j["memory_readers"] = p.memory_readers;
 }
@@ -182,10 +224,14 @@ void from_json(const nlohmann::json& j, Plan& p) {
 
 const char* to_string(ScopeKind k) {
   switch (k) {
-    case ScopeKind::Host: return "host";
-    case ScopeKind::Workload: return "workload";
-    case ScopeKind::Cgroup: return "cgroup";
-    case ScopeKind::Comm: return "comm";
+    case ScopeKind::Host:
+      return "host";
+    case ScopeKind::Workload:
+      return "workload";
+    case ScopeKind::Cgroup:
+      return "cgroup";
+    case ScopeKind::Comm:
+      return "comm";
   }
   return "host";
 }

@@ -54,14 +54,15 @@ struct Attachment {
   int library = -1;
   std::vector<std::string> symbols;
   uint64_t offset = 0;
-  std::string category, name;  // tracepoint category:name; usdt provider:name; raw_tp/kprobe/fentry target in name
+  std::string category,
+      name;  // tracepoint category:name; usdt provider:name; raw_tp/kprobe/fentry target in name
   uint64_t perf_type = 0, perf_config = 0, perf_period = 0, perf_frequency = 0;
   // When this program cannot attach here, `fallback` names the program to try instead
   // (fentry → kprobe → tracepoint); empty: the rules in `rules` are reported unavailable.
   std::string fallback;
-  bool is_fallback = false;  // attached only when the program whose fallback it is fails
+  bool is_fallback = false;     // attached only when the program whose fallback it is fails
   std::vector<uint32_t> rules;  // rule ids that depend on this program (for messages)
-  std::string origin;            // "file:line" of the declaration, for messages
+  std::string origin;           // "file:line" of the declaration, for messages
 };
 
 enum class FieldType { U8, U16, U32, U64, I8, I16, I32, I64, Ptr, Bool, Str, UStack, KStack, UStackCopy };
@@ -71,8 +72,8 @@ struct Field {
   std::string name;
   FieldType type = FieldType::U64;
   FieldUnit unit = FieldUnit::None;
-  uint32_t offset = 0;  // bytes from the start of the record
-  uint32_t size = 0;    // bytes; Str: the char array; stacks: u64 count + u64 ips[]; UStackCopy below
+  uint32_t offset = 0;    // bytes from the start of the record
+  uint32_t size = 0;      // bytes; Str: the char array; stacks: u64 count + u64 ips[]; UStackCopy below
   std::string enum_name;  // values that print by name
 };
 
@@ -86,13 +87,16 @@ inline constexpr uint32_t kStackCopyHeader = 16 + 8 * kStackCopyRegs;
 inline constexpr uint32_t kStackCopyChunk = 4096;  // one page: a read never crosses the stack's top
 
 // Every record starts with this header (bpf-templates/seam_record.h), then the rule's fields.
-// struct seam_record_header { u32 rule_id; u32 size; u64 time_ns; u32 pid; u32 tid; u64 cgroup; char comm[16]; }
+// struct seam_record_header { u32 rule_id; u32 size; u64 time_ns; u32 pid; u32 tid; u64 cgroup; char
+// comm[16]; }
 inline constexpr uint32_t kRecordHeaderSize = 48;
 // Every rule file's object writes into one ring buffer shared by `seam run` (docs/operations.md):
 // the header's rule_id carries the writing unit's tag in its high bits (seam_unit_tag, set at load).
 inline constexpr uint32_t kUnitTagShift = 16;
 inline constexpr uint32_t kRuleIdMask = (1u << kUnitTagShift) - 1;
-inline constexpr uint32_t unit_tag_of(uint32_t raw_rule_id) { return raw_rule_id >> kUnitTagShift; }
+inline constexpr uint32_t unit_tag_of(uint32_t raw_rule_id) {
+  return raw_rule_id >> kUnitTagShift;
+}
 
 struct Record {
   uint32_t rule_id = 0;
@@ -116,12 +120,12 @@ struct Rule {
   std::string event;  // "cuda.stream_sync"
   std::vector<MessagePart> message;
   std::vector<std::string> with;  // fields shown with the alert, in order
-  int64_t limit_count = 0;  // 0: no limit
+  int64_t limit_count = 0;        // 0: no limit
   int64_t limit_per_ns = 0;
   // `limit ... per process`: the count is kept per process (pid, the thread group) instead of
   // per rule; windowed rules only when their metric is `by pid` (lowering decides).
   bool limit_per_process = false;
-  int64_t group_ns = 0;  // `group within D`: identical alerts in D become one with a count; 0: none
+  int64_t group_ns = 0;   // `group within D`: identical alerts in D become one with a count; 0: none
   bool windowed = false;  // evaluated in user space over metrics (when ... over)
   // `where pending > D`: spans begun and not ended after D, found by scanning the span's
   // in-flight map (its value starts with u64 start_ns, CLOCK_MONOTONIC) in user space.
@@ -147,7 +151,7 @@ struct Map {
 enum class MetricKind { Count, Sum, Hist };
 
 struct MetricLabel {
-  std::string name;  // comm, cgroup, pid, tid, or an event field
+  std::string name;                 // comm, cgroup, pid, tid, or an event field
   FieldType type = FieldType::U64;  // Str for comm (16 bytes), U64 otherwise
   uint32_t offset = 0;              // in the key
   uint32_t size = 8;

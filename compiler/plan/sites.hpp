@@ -12,22 +12,27 @@ namespace seam::plan {
 
 // A value the kernel program can compute where it runs.
 enum class ValueKind {
-  Const,       // integer constant (int_value)
-  StrConst,    // string constant (str_value), only in string comparisons
-  Arg,         // uprobe/kprobe argument register `index` (0-based)
-  Ret,         // return value register
-  TpField,     // tracepoint context field `name` (struct trace_event_raw_<tp name>)
-  Saved,       // a value saved at span begin: slot `index` of the span's in-flight value
-  Duration,    // now - span start
-  Pid, Tid, Uid, Cgroup, Cpu, Time,
+  Const,     // integer constant (int_value)
+  StrConst,  // string constant (str_value), only in string comparisons
+  Arg,       // uprobe/kprobe argument register `index` (0-based)
+  Ret,       // return value register
+  TpField,   // tracepoint context field `name` (struct trace_event_raw_<tp name>)
+  Saved,     // a value saved at span begin: slot `index` of the span's in-flight value
+  Duration,  // now - span start
+  Pid,
+  Tid,
+  Uid,
+  Cgroup,
+  Cpu,
+  Time,
   Comm,        // the current task's name (16 bytes), only in string comparisons and records
   Correlated,  // slot `index` of correlation `corr` (the `after` event's saved fields)
   // The thread that began a keyed pair span, saved in its in-flight value from slot `index`:
   // at the begin `name` is the slot's content (pid_tgid, cgroup, comm); at the end it is the
   // builtin read back (pid, tid, cgroup, comm).
   BeginThread,
-  Arith,       // `operands[0] op operands[1]`, op one of + - * / % << >> & ^ | (64-bit, `type`'s sign)
-  Table,       // operands[0] is the index; operands[1..] the constant entries (0 past the end)
+  Arith,  // `operands[0] op operands[1]`, op one of + - * / % << >> & ^ | (64-bit, `type`'s sign)
+  Table,  // operands[0] is the index; operands[1..] the constant entries (0 past the end)
 };
 
 struct Value {
@@ -38,13 +43,28 @@ struct Value {
   int64_t int_value = 0;
   std::string str_value;
   FieldType type = FieldType::U64;  // how to read/cast it
-  int element = -1;                  // TpField: the element of an array field (`args[1]`)
-  std::string op;                    // Arith
-  std::vector<Value> operands;       // Arith: two
+  int element = -1;                 // TpField: the element of an array field (`args[1]`)
+  std::string op;                   // Arith
+  std::vector<Value> operands;      // Arith: two
 };
 
-enum class CondOp { True, Not, And, Or, Eq, Ne, Lt, Le, Gt, Ge, StrEq, StrPrefix, StateHeld, CorrelatedWithin,
-                    FdIs };  // FdIs: file descriptor `lhs` of the current process names a file matching `rhs`
+enum class CondOp {
+  True,
+  Not,
+  And,
+  Or,
+  Eq,
+  Ne,
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  StrEq,
+  StrPrefix,
+  StateHeld,
+  CorrelatedWithin,
+  FdIs
+};  // FdIs: file descriptor `lhs` of the current process names a file matching `rhs`
 
 // A predicate evaluated in the kernel. Leaves compare two Values; StateHeld tests state `index`;
 // CorrelatedWithin tests that correlation `index` was marked at most `within_ns` ago on this thread.
@@ -70,7 +90,7 @@ struct RuleCheck {
   std::vector<RecordFill> fills;
   bool ustack_from_saved_ip = false;  // frame 0 is the probed function (saved at begin)
   int thread_slot = -1;  // >= 0: the record header's pid, tid, cgroup, comm are the begin's (slots from here)
-  std::string origin;                 // "file:line" for #line
+  std::string origin;    // "file:line" for #line
   std::string origin_file;
   uint32_t origin_line = 0;
 };
@@ -103,10 +123,10 @@ struct Correlation {
 
 // A metric updated where its event completes: the key's labels and the value, as kernel values.
 struct MetricUpdate {
-  int metric = -1;             // index into Plan::metrics
-  Cond when;                   // the metric's `where`
-  std::vector<Value> labels;   // in Metric::labels order; Comm labels are read into the key
-  Value value;                 // sum / hist: the value; count: unused
+  int metric = -1;            // index into Plan::metrics
+  Cond when;                  // the metric's `where`
+  std::vector<Value> labels;  // in Metric::labels order; Comm labels are read into the key
+  Value value;                // sum / hist: the value; count: unused
 };
 
 enum class ActionKind { SpanBegin, SpanEnd, StateSet, StateClear, CorrelationMark, Rules, MetricUpdate };
@@ -115,8 +135,8 @@ struct Action {
   Action() = default;
   Action(ActionKind k, int i) : kind(k), index(i) {}
   ActionKind kind = ActionKind::Rules;
-  int index = -1;        // span, state or correlation index
-  Value key;             // SpanBegin/SpanEnd: the key (default Tid)
+  int index = -1;                // span, state or correlation index
+  Value key;                     // SpanBegin/SpanEnd: the key (default Tid)
   std::vector<RuleCheck> rules;  // SpanEnd (evaluated after the span's duration is known) and Rules
   std::vector<int> marks;        // SpanEnd: correlations to mark while the span's saved values exist
   std::vector<int> metrics;      // SpanEnd: metric updates (Program::metric_updates) at completion
@@ -125,8 +145,8 @@ struct Action {
 // The program attached at one probe site; `attachment` indexes Plan::attachments.
 struct Site {
   int attachment = -1;
-  std::string section;  // ELF section: "uprobe", "uretprobe", "tracepoint/sched/sched_switch", ...
-  std::string context_type;  // C type of ctx: "struct pt_regs", "struct trace_event_raw_sched_switch", ...
+  std::string section;          // ELF section: "uprobe", "uretprobe", "tracepoint/sched/sched_switch", ...
+  std::string context_type;     // C type of ctx: "struct pt_regs", "struct trace_event_raw_sched_switch", ...
   std::vector<Action> actions;  // in order
 };
 

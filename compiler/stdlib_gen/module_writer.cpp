@@ -113,7 +113,8 @@ std::string write_module(const ModuleParts& parts) {
     out += "\n# enum " + e.name + ": outputs print the fields typed with it by these names.\n";
     out += "enum " + e.name + " (";
     for (size_t i = 0; i < e.values.size(); ++i)
-      out += std::string(i ? ",\n    " : "\n    ") + e.values[i].first + " = " + std::to_string(e.values[i].second);
+      out += std::string(i ? ",\n    " : "\n    ") + e.values[i].first + " = " +
+             std::to_string(e.values[i].second);
     out += ")\n";
   }
   for (const GeneratedSpan& span : parts.spans) out += "\n" + write_span(span, parts.library_alias);

@@ -91,9 +91,9 @@ std::string common_lowercase_prefix(const std::vector<std::string>& names) {
 
 bool is_seam_reserved(const std::string& word) {
   static const std::array<const char*, 32> reserved = {
-      "module", "use",    "library", "span", "point", "alias", "state",     "rule",
-      "metric", "output", "route",   "on",   "where", "while", "after",     "within",
-      "alert",  "with",   "limit",   "when", "per",   "set",   "clear",     "key",
+      "module", "use",    "library", "span", "point", "alias", "state",      "rule",
+      "metric", "output", "route",   "on",   "where", "while", "after",      "within",
+      "alert",  "with",   "limit",   "when", "per",   "set",   "clear",      "key",
       "exe",    "and",    "or",      "not",  "true",  "false", "startswith", "group"};
   return std::find_if(reserved.begin(), reserved.end(), [&](const char* r) { return word == r; }) !=
          reserved.end();

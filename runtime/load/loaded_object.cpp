@@ -175,7 +175,8 @@ LoadResult LoadedObject::load(std::span<const uint8_t> object, const plan::Plan&
     return r;
   }
   set_rodata_u64(self->obj_, "seam_scope_mask", ring_share.scope_mask);  // absent in host-wide objects
-  set_rodata_u64(self->obj_, "seam_unit_tag", static_cast<uint64_t>(ring_share.unit_tag) << plan::kUnitTagShift);
+  set_rodata_u64(self->obj_, "seam_unit_tag",
+                 static_cast<uint64_t>(ring_share.unit_tag) << plan::kUnitTagShift);
   if (bpf_map* drops = bpf_object__find_map_by_name(self->obj_, plan.drops_map.c_str()))
     bpf_map__set_max_entries(drops, self->drop_slots_);
   set_rodata_u64(self->obj_, "seam_wakeup_bytes", plan.ringbuf_bytes / 8);

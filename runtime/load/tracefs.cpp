@@ -10,7 +10,9 @@
 namespace seam::runtime {
 
 namespace {
-bool has_events(const std::string& root) { return access((root + "/events").c_str(), F_OK) == 0; }
+bool has_events(const std::string& root) {
+  return access((root + "/events").c_str(), F_OK) == 0;
+}
 }  // namespace
 
 std::string ensure_tracefs(std::string* error) {

@@ -263,7 +263,8 @@ void MetricsEngine::write_self(PrometheusWriter& out, const SelfStats& self) con
   if (self.ringbuf_fill)
     gauge("seam_ringbuf_fill_ratio", "Ring buffer fill at the last look (0..1).", *self.ringbuf_fill);
   gauge("seam_open_fds", "File descriptors seam holds open.", static_cast<double>(self.open_fds));
-  gauge("seam_max_fds", "seam's limit on open file descriptors (RLIMIT_NOFILE).", static_cast<double>(self.max_fds));
+  gauge("seam_max_fds", "seam's limit on open file descriptors (RLIMIT_NOFILE).",
+        static_cast<double>(self.max_fds));
   gauge("seam_symbolizer_processes", "Processes whose mappings the stack symbolizer keeps.",
         static_cast<double>(self.symbolizer_processes));
 
@@ -306,7 +307,8 @@ void MetricsEngine::write_self(PrometheusWriter& out, const SelfStats& self) con
   out.family("seam_rule_reloads_total", "counter", "Reloads that started, replaced or stopped rule files.");
   out.sample("seam_rule_reloads_total", {}, self.reloads);
   if (self.last_reload_s)
-    gauge("seam_rule_last_reload_timestamp_seconds", "Unix time of the last such reload.", *self.last_reload_s);
+    gauge("seam_rule_last_reload_timestamp_seconds", "Unix time of the last such reload.",
+          *self.last_reload_s);
   out.family("seam_metric_read_errors_total", "counter", "Failed reads of metric maps.");
   out.sample("seam_metric_read_errors_total", {}, read_errors_);
 }

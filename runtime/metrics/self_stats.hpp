@@ -10,10 +10,10 @@ namespace seam::runtime::metrics {
 
 struct RuleStats {
   std::string rule;
-  uint64_t records = 0;     // records the rule's programs emitted and seam read
-  uint64_t dropped = 0;     // records lost because the ring buffer was full
-  uint64_t alerts = 0;      // alerts written
-  uint64_t suppressed = 0;  // alerts held back by `limit` or grouping
+  uint64_t records = 0;             // records the rule's programs emitted and seam read
+  uint64_t dropped = 0;             // records lost because the ring buffer was full
+  uint64_t alerts = 0;              // alerts written
+  uint64_t suppressed = 0;          // alerts held back by `limit` or grouping
   uint64_t probes_attached = 0;     // a probe shared by rules counts for each
   uint64_t probes_failed = 0;       // tried and refused by the kernel
   uint64_t probes_unavailable = 0;  // not tried: the kernel lacks the feature (kprobes, fentry)

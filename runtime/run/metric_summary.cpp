@@ -32,9 +32,12 @@ std::string labels_text(const metrics::Labels& labels) {
 
 const char* kind_text(plan::MetricKind k) {
   switch (k) {
-    case plan::MetricKind::Count: return "count";
-    case plan::MetricKind::Sum: return "sum";
-    case plan::MetricKind::Hist: return "hist";
+    case plan::MetricKind::Count:
+      return "count";
+    case plan::MetricKind::Sum:
+      return "sum";
+    case plan::MetricKind::Hist:
+      return "hist";
   }
   return "?";
 }
@@ -88,8 +91,8 @@ void histogram(std::string& out, const metrics::Series& s, plan::FieldUnit unit)
     int bar = static_cast<int>((rows[k] * kBarWidth + most - 1) / most);
     char count[24];
     std::snprintf(count, sizeof count, "%8llu", static_cast<unsigned long long>(rows[k]));
-    out += "    " + range + std::string(width - range.size(), ' ') + " " + count + " |" + std::string(bar, '@') +
-           std::string(kBarWidth - bar, ' ') + "|\n";
+    out += "    " + range + std::string(width - range.size(), ' ') + " " + count + " |" +
+           std::string(bar, '@') + std::string(kBarWidth - bar, ' ') + "|\n";
   }
 }
 
@@ -143,8 +146,8 @@ std::string metric_summary(const plan::Metric& metric, const std::vector<metrics
     if (metric.kind == plan::MetricKind::Hist)
       histogram(out, *s, metric.unit);
     else if (metric.kind == plan::MetricKind::Sum)
-      out += "  " + labels_text(s->labels) + ": " + unit_text(static_cast<double>(s->sum), metric.unit) + " in " +
-             std::to_string(s->count) + " events\n";
+      out += "  " + labels_text(s->labels) + ": " + unit_text(static_cast<double>(s->sum), metric.unit) +
+             " in " + std::to_string(s->count) + " events\n";
     else
       out += "  " + labels_text(s->labels) + ": " + std::to_string(s->count) + "\n";
   }

@@ -22,7 +22,9 @@ void MetricsService::set_plan(const plan::Plan& plan, std::function<int(const st
   active_.clear();
 }
 
-MetricsService::~MetricsService() { server_.stop(); }
+MetricsService::~MetricsService() {
+  server_.stop();
+}
 
 std::optional<std::string> MetricsService::listen(const std::string& address) {
   return server_.start(address, [this] {

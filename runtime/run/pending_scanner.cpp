@@ -42,7 +42,8 @@ void PendingScanner::scan(const std::function<void(uint32_t, Alert&)>& emit) {
       if (!reported_.insert(id).second) continue;
       auto [pid, comm] = task_identity(key);
       make_user_space_alert(*w.rule, pid, key, comm,
-                            {{"duration", static_cast<double>(now - start), plan::FieldUnit::Ns}}, {}, alert_);
+                            {{"duration", static_cast<double>(now - start), plan::FieldUnit::Ns}}, {},
+                            alert_);
       emit(w.rule->id, alert_);
     }
     // Forget spans that have ended, so the memory of what was reported stays bounded.

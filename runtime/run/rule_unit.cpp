@@ -40,10 +40,10 @@ std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, Unit
   unit->pipeline_ = std::make_unique<AlertPipeline>(plan, std::move(sinks), std::move(options));
   auto notice = [u = unit.get()](Notice n) { u->pipeline_->notice(n); };
 
-  LoadResult loaded =
-      preloaded ? std::move(*preloaded)
-                : LoadedObject::load(unit->build_->object, plan, probe_features(),
-                                     context.share(plan, tag ? tag : (tag = context.new_tag())));
+  LoadResult loaded = preloaded
+                          ? std::move(*preloaded)
+                          : LoadedObject::load(unit->build_->object, plan, probe_features(),
+                                               context.share(plan, tag ? tag : (tag = context.new_tag())));
   if (!loaded.object) {
     *error = "cannot load the BPF program: " + loaded.error + (loaded.log.empty() ? "" : "\n" + loaded.log);
     unit->stopped_ = true;
@@ -78,10 +78,12 @@ std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, Unit
   for (const auto& [program, event] : {std::pair{"seam_scope_fork", "sched_process_fork"},
                                        std::pair{"seam_scope_exit", "sched_process_exit"}})
     if (object.is_loaded(program) && !object.attach_tracepoint(program, "sched", event).ok)
-      notice(Notice{plan::Severity::Warning, "scope-follow-unavailable",
+      notice(Notice{plan::Severity::Warning,
+                    "scope-follow-unavailable",
                     std::string("cannot attach ") + program + " (sched:" + event +
                         "): children of processes in scope are found by rescans only",
-                    {}, 0});
+                    {},
+                    0});
 
   for (size_t i = 0; i < plan.libraries.size(); ++i) {
     const plan::Library& lib = plan.libraries[i];
@@ -120,7 +122,8 @@ std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, Unit
 
 RuleUnit::~RuleUnit() {
   stop();
-  if (context_ && context_->by_tag.count(tag_) && context_->by_tag[tag_] == this) context_->by_tag.erase(tag_);
+  if (context_ && context_->by_tag.count(tag_) && context_->by_tag[tag_] == this)
+    context_->by_tag.erase(tag_);
 }
 
 uint32_t UnitContext::new_tag() {
@@ -135,7 +138,6 @@ void RuleUnit::on_record(std::span<const uint8_t> bytes) {
   ++records_;  // exec notices never get here: the session takes them from the shared ring
   pipeline_->on_record(bytes);
 }
-
 
 void RuleUnit::report_drops() {
   const plan::Plan& plan = build_->plan;

@@ -100,7 +100,7 @@ class RuleUnit {
   std::unique_ptr<ProbeAttacher> attacher_;
   std::unique_ptr<PendingScanner> pending_;
   std::vector<std::shared_ptr<python::GilReader>> memory_readers_;  // states read from memory
-  mutable std::unique_ptr<StateMapFill> map_fill_;  // recounts lazily, from add_stats()
+  mutable std::unique_ptr<StateMapFill> map_fill_;                  // recounts lazily, from add_stats()
   uint32_t tag_ = 0;
   size_t detached_early_ = 0;  // by detach_probes()
   std::vector<int> subscriptions_;

@@ -1,8 +1,8 @@
 #include "runtime/run/session.hpp"
 
 #include <dirent.h>
-#include <sys/resource.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -140,11 +140,12 @@ void Session::scope_scanned(const std::vector<std::string>& entered) {
   for (const std::string& who : entered)
     notice(Notice{plan::Severity::Info, "scope-entered", who + " is in scope", {}, 0});
   for (const std::string& cgroup : scope_->vanished_cgroups())
-    notice(Notice{plan::Severity::Warning,
-                  "scope-cgroup-gone",
-                  "cgroup " + cgroup + " no longer exists: rules scoped to it see no process; the others run on",
-                  {},
-                  0});
+    notice(
+        Notice{plan::Severity::Warning,
+               "scope-cgroup-gone",
+               "cgroup " + cgroup + " no longer exists: rules scoped to it see no process; the others run on",
+               {},
+               0});
 }
 
 void Session::notice(const Notice& n) {
@@ -205,7 +206,8 @@ metrics::SelfStats Session::self_stats() const {
   for (const auto& [path, unit] : units_) unit->add_stats(self);
   for (const auto& sink : sinks_) sink->counters(self.outputs);  // shared: once, not per unit
   self.ringbuf_bytes = result_.ringbuf_bytes;
-  if (scope_) self.maps.push_back(metrics::MapFill{"seam_scope", scope_->size(), ScopeKeeper::kMaxProcesses, {}});
+  if (scope_)
+    self.maps.push_back(metrics::MapFill{"seam_scope", scope_->size(), ScopeKeeper::kMaxProcesses, {}});
   self.processes_tracked = libraries_.processes();
   if (ring_fill_) self.ringbuf_fill = ring_fill_->ratio();
   self.compile_ms = options_.compile_ms;
@@ -234,13 +236,18 @@ SessionResult Session::run() {
   std::vector<RingShare> shares;
   scope_ = std::make_unique<ScopeKeeper>(options_.cgroup);
   if (!scope_->error().empty()) {
-    notice(Notice{plan::Severity::Warning, "scope-unavailable", scope_->error() + "; every rule runs host-wide", {}, 0});
+    notice(Notice{plan::Severity::Warning,
+                  "scope-unavailable",
+                  scope_->error() + "; every rule runs host-wide",
+                  {},
+                  0});
     scope_.reset();
   }
   context_.scope = scope_.get();
   for (const auto& build : options_.units) shares.push_back(context_.share(build->plan, context_.next_tag++));
   parallel_for(options_.units.size(), [&](size_t i) {
-    loaded[i] = LoadedObject::load(options_.units[i]->object, options_.units[i]->plan, probe_features(), shares[i]);
+    loaded[i] =
+        LoadedObject::load(options_.units[i]->object, options_.units[i]->plan, probe_features(), shares[i]);
   });
   std::vector<uint32_t> tags;
   for (const RingShare& share : shares) tags.push_back(share.unit_tag);

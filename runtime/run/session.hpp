@@ -28,7 +28,8 @@ struct SessionOptions {
   // Hot reload (docs/operations.md): the rule paths to rescan and how to compile one file; a
   // reload happens when `reload` is set (SIGHUP) and, with `watch`, when a rule file changes.
   std::vector<std::string> rule_paths;
-  std::vector<std::string> module_files;  // among the rule paths, but modules: never units (docs/operations.md)
+  std::vector<std::string>
+      module_files;  // among the rule paths, but modules: never units (docs/operations.md)
   UnitCompiler compile_unit;
   std::atomic<bool>* reload = nullptr;
   bool watch = true;
@@ -40,7 +41,7 @@ struct SessionOptions {
   int rescan_ms = 500;                      // full rescan for libraries loaded by dlopen
   const std::atomic<bool>* stop = nullptr;  // set by a signal handler
   uint32_t exec_notice_rule = 0xffffffffu;
-  std::string listen;                  // Prometheus /metrics and /healthz ("" for none)
+  std::string listen;  // Prometheus /metrics and /healthz ("" for none)
   bool listen_required = false;
   // The metrics' terminal summary on stdout (metric_summary.hpp): at exit, and every report_ms.
   bool summary_at_exit = false;
@@ -48,8 +49,8 @@ struct SessionOptions {
   // the run (the command exited).
   std::function<void()> on_ready;
   std::function<bool()> finished;
-  int64_t report_ms = 0;        // --listen given: failing to serve it is an error, not a warning
-  int64_t alert_repeat_ms = 60000;  // --alert-repeat: a windowed state that holds is sent again this often
+  int64_t report_ms = 0;               // --listen given: failing to serve it is an error, not a warning
+  int64_t alert_repeat_ms = 60000;     // --alert-repeat: a windowed state that holds is sent again this often
   double compile_ms = 0;               // for seam's own metrics
   std::shared_ptr<PodDirectory> pods;  // --pods: pod name and namespace on alerts (null: UID only)
   std::string pods_shown_url;          // for its notices

@@ -67,7 +67,7 @@ class Session {
   std::unique_ptr<MetricsService> metrics_;
   std::vector<std::pair<RuleUnit*, uint32_t>> metric_rules_;  // the metrics plan's rule id -> unit, rule id
   std::deque<std::pair<int64_t, pid_t>> pending_scans_;
-  int ring_fd_ = -1;                    // the ring every unit writes into
+  int ring_fd_ = -1;                     // the ring every unit writes into
   std::unique_ptr<EventReader> reader_;  // ... and its one reader, handing records out by unit tag
   std::unique_ptr<RingbufFill> ring_fill_;
   uint64_t exec_records_ = 0;

@@ -306,7 +306,8 @@ std::optional<Unwound> DwarfUnwinder::unwind(pid_t pid, pid_t tid, const StackSn
   // A read of the stack past the copy ends the walk, whether libdwfl calls it an error or the
   // end of the chain (a return address it could not read is "undefined" to it).
   if (walk.out.truncated.empty() && p->copy_ended) walk.out.truncated = "stack copy ends";
-  if (walk.out.truncated.empty() && rc == -1) walk.out.truncated = "truncated: " + std::string(dwfl_errmsg(-1));
+  if (walk.out.truncated.empty() && rc == -1)
+    walk.out.truncated = "truncated: " + std::string(dwfl_errmsg(-1));
   p->snapshot = nullptr;
   return std::move(walk.out);
 }

@@ -30,7 +30,8 @@ print("done", flush=True)
 TEST(Adhoc, TheDesignCardsOneLinerNeedsNoUse) {
   SEAM_REQUIRE_ROOT();
   TempDir dir;
-  Child caller({test_python(), "-c", kCaller, std::string(SEAM_FIXTURE_DIR) + "/libcudart.so.12", "20000", "2"});
+  Child caller(
+      {test_python(), "-c", kCaller, std::string(SEAM_FIXTURE_DIR) + "/libcudart.so.12", "20000", "2"});
   ASSERT_TRUE(caller.wait_for_line("ready", seconds(10)));
   SeamRun seam(dir.path(), {"-e", "cudaStreamSynchronize > 10ms while gil_held -> alert with ustack", "--pid",
                             std::to_string(caller.pid()), "--listen", "off"});
@@ -53,11 +54,11 @@ TEST(Adhoc, StdinRulesWithACommandAndTheSummaryAtExit) {
   SEAM_REQUIRE_ROOT();
   TempDir dir;
   std::string out = dir.path() + "/out.jsonl";
-  CommandResult r = run_command(
-      {SEAM_EXE, "run", "-", "-c", "sleep 0.02; sleep 0.02; sleep 0.02", "--listen", "off", "-o", "json:" + out,
-       "--duration", "120"},
-      "metric naps on syscalls.any where id == clock_nanosleep hist duration\n"
-      "syscalls.any where id == clock_nanosleep and duration > 5ms -> alert info \"nap {duration}\" with pid\n");
+  CommandResult r = run_command({SEAM_EXE, "run", "-", "-c", "sleep 0.02; sleep 0.02; sleep 0.02", "--listen",
+                                 "off", "-o", "json:" + out, "--duration", "120"},
+                                "metric naps on syscalls.any where id == clock_nanosleep hist duration\n"
+                                "syscalls.any where id == clock_nanosleep and duration > 5ms -> alert info "
+                                "\"nap {duration}\" with pid\n");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   // The three sleeps are children of the command's shell: each is traced, each its own process.
   std::set<pid_t> pids;

@@ -16,7 +16,9 @@ constexpr const char* kEverySync =
     "use cuda\n"
     "rule every_sync on cuda.stream_sync alert info \"sync took {duration}\"\n";
 
-std::string fixture(const char* name) { return std::string(SEAM_FIXTURE_DIR) + "/" + name; }
+std::string fixture(const char* name) {
+  return std::string(SEAM_FIXTURE_DIR) + "/" + name;
+}
 
 // Alerts of the test's rule made by one process: other programs on the machine may call the
 // same libraries while the test runs.
@@ -28,7 +30,8 @@ size_t alerts_from(const SeamRun& seam, pid_t pid) {
 
 // Waits for seam's "ready" notice: everything present at start is attached.
 void wait_ready(const SeamRun& seam) {
-  ASSERT_TRUE(seam.wait_for_notice("ready", "probes attached", std::chrono::seconds(30))) << seam.stderr_text();
+  ASSERT_TRUE(seam.wait_for_notice("ready", "probes attached", std::chrono::seconds(30)))
+      << seam.stderr_text();
 }
 
 TEST(Attach, ProcessStartedAfterSeamIsAttached) {
@@ -66,7 +69,8 @@ TEST(Attach, LibraryLoadedByDlopenAfterStartIsAttached) {
   wait_ready(seam);
   late.send_line("load");
   ASSERT_TRUE(late.wait_for_line("loaded", std::chrono::seconds(10)));
-  ASSERT_TRUE(seam.wait_for_notice("attached", "libcudart.so.12", std::chrono::seconds(3))) << seam.stderr_text();
+  ASSERT_TRUE(seam.wait_for_notice("attached", "libcudart.so.12", std::chrono::seconds(3)))
+      << seam.stderr_text();
   late.send_line("go");
   ASSERT_TRUE(late.wait_for_line("done", std::chrono::seconds(10)));
   EXPECT_TRUE(wait_until([&] { return alerts_from(seam, late.pid()) >= 4; }, std::chrono::seconds(5)));
@@ -85,8 +89,8 @@ TEST(Attach, LibraryInsideAnotherMountNamespaceIsReachedThroughProcRoot) {
   EXPECT_FALSE(std::filesystem::exists(private_dir + "/libcudart.so.12"));
   SeamRun seam(dir.path(), {dir.write("r.seam", kEverySync)});
   wait_ready(seam);
-  EXPECT_TRUE(seam.wait_for_notice("attached", "/proc/" + std::to_string(caller.pid()) + "/root" + private_dir,
-                                   std::chrono::seconds(3)))
+  EXPECT_TRUE(seam.wait_for_notice(
+      "attached", "/proc/" + std::to_string(caller.pid()) + "/root" + private_dir, std::chrono::seconds(3)))
       << seam.stderr_text() << read_file(seam.output_path());
   caller.send_line("go");
   ASSERT_TRUE(caller.wait_for_line("done", std::chrono::seconds(10)));

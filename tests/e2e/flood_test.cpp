@@ -11,14 +11,16 @@ namespace {
 TEST(Flood, EveryRecordIsDeliveredOrCountedAsDropped) {
   SEAM_REQUIRE_ROOT();
   TempDir dir;
-  std::string rules = dir.write("flood.seam", "use cuda\nrule every_sync on cuda.stream_sync alert info \"s\"\n");
+  std::string rules =
+      dir.write("flood.seam", "use cuda\nrule every_sync on cuda.stream_sync alert info \"s\"\n");
   std::string fixtures = SEAM_FIXTURE_DIR;
   const int calls = 100000;
   Child caller({fixtures + "/cuda_caller", fixtures + "/libcudart.so.12", std::to_string(calls), "0"});
   ASSERT_TRUE(caller.wait_for_line("ready", std::chrono::seconds(10)));
   // --pid: only this caller counts, whatever else on the machine calls a CUDA runtime.
   SeamRun seam(dir.path(), {rules, "--ringbuf-size", "4", "--pid", std::to_string(caller.pid())});
-  ASSERT_TRUE(seam.wait_for_notice("ready", "probes attached", std::chrono::seconds(30))) << seam.stderr_text();
+  ASSERT_TRUE(seam.wait_for_notice("ready", "probes attached", std::chrono::seconds(30)))
+      << seam.stderr_text();
   caller.send_line("go");
   ASSERT_TRUE(caller.wait_for_line("done", std::chrono::seconds(120)));
   // Drops are reported once a second; wait until delivered + dropped accounts for every call.
@@ -27,7 +29,8 @@ TEST(Flood, EveryRecordIsDeliveredOrCountedAsDropped) {
     for (const nlohmann::json& n : seam.notices("drops")) dropped += n.value("count", 0ull);
     return seam.alerts("every_sync").size() + dropped;
   };
-  EXPECT_TRUE(wait_until([&] { return accounted() >= static_cast<uint64_t>(calls); }, std::chrono::seconds(10)));
+  EXPECT_TRUE(
+      wait_until([&] { return accounted() >= static_cast<uint64_t>(calls); }, std::chrono::seconds(10)));
   EXPECT_EQ(seam.stop(), 0);
   uint64_t dropped = 0;
   for (const nlohmann::json& n : seam.notices("drops")) {

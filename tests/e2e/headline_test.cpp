@@ -36,7 +36,8 @@ class Headline : public ::testing::Test {
   // Runs the caller with `calls` under seam and returns the alerts of the headline rule once
   // `expected` of them have arrived (or the deadline passed), after seam has stopped.
   std::vector<nlohmann::json> run_calls(const std::vector<std::string>& calls, size_t expected) {
-    std::vector<std::string> argv = {test_python(), "-c", kCaller, std::string(SEAM_FIXTURE_DIR) + "/libcudart.so.12"};
+    std::vector<std::string> argv = {test_python(), "-c", kCaller,
+                                     std::string(SEAM_FIXTURE_DIR) + "/libcudart.so.12"};
     argv.insert(argv.end(), calls.begin(), calls.end());
     Child caller(argv);
     EXPECT_TRUE(caller.wait_for_line("ready", std::chrono::seconds(10)));
@@ -85,7 +86,8 @@ TEST_F(Headline, FiresForEachSlowSyncWithTheGilHeld) {
     EXPECT_EQ(a["ustack"][0].value("symbol", ""), "cudaStreamSynchronize") << a.dump();
   }
   // The readable form: one line per alert, the stack indented below it, the probed call first.
-  EXPECT_EQ(count(stdout_text_, " warning cudaStreamSynchronize_L2: cuda.stream_sync took "), 5u) << stdout_text_;
+  EXPECT_EQ(count(stdout_text_, " warning cudaStreamSynchronize_L2: cuda.stream_sync took "), 5u)
+      << stdout_text_;
   EXPECT_EQ(count(stdout_text_, "    #0 0x"), 5u) << stdout_text_;
   EXPECT_EQ(count(stdout_text_, "cudaStreamSynchronize+0x0 ("), 5u) << stdout_text_;
 }

@@ -15,7 +15,6 @@
 namespace seam::test {
 namespace {
 
-
 TEST(IdentityRun, ContainerAndPodComeFromTheCgroupPath) {
   SEAM_REQUIRE_ROOT();
   ASSERT_FALSE(runtime::cgroup2_root().empty()) << "no cgroup2 hierarchy mounted";
@@ -24,8 +23,9 @@ TEST(IdentityRun, ContainerAndPodComeFromTheCgroupPath) {
   std::string pod_slice = pod;
   for (char& ch : pod_slice)
     if (ch == '-') ch = '_';
-  TestCgroup cgroup("/seam-id-test-" + std::to_string(getpid()) + "/kubepods.slice/kubepods-burstable.slice/" +
-                    "kubepods-burstable-pod" + pod_slice + ".slice/cri-containerd-" + container + ".scope");
+  TestCgroup cgroup("/seam-id-test-" + std::to_string(getpid()) +
+                    "/kubepods.slice/kubepods-burstable.slice/" + "kubepods-burstable-pod" + pod_slice +
+                    ".slice/cri-containerd-" + container + ".scope");
   TempDir dir;
   std::string rules = dir.write("r.seam", "use cuda\nrule every_sync on cuda.stream_sync alert info \"s\"\n");
   std::string fixtures = SEAM_FIXTURE_DIR;
@@ -33,7 +33,8 @@ TEST(IdentityRun, ContainerAndPodComeFromTheCgroupPath) {
   ASSERT_TRUE(caller.wait_for_line("ready", std::chrono::seconds(10)));
   ASSERT_TRUE(cgroup.add(caller.pid()));
   SeamRun seam(dir.path(), {rules, "--pid", std::to_string(caller.pid())});
-  ASSERT_TRUE(seam.wait_for_notice("ready", "probes attached", std::chrono::seconds(30))) << seam.stderr_text();
+  ASSERT_TRUE(seam.wait_for_notice("ready", "probes attached", std::chrono::seconds(30)))
+      << seam.stderr_text();
   caller.send_line("go");
   ASSERT_TRUE(caller.wait_for_line("done", std::chrono::seconds(10)));
   ASSERT_TRUE(wait_until([&] { return !seam.alerts("every_sync").empty(); }, std::chrono::seconds(5)));

@@ -44,7 +44,7 @@ TEST(MetricsRun, HistogramIsServedAndWindowedRuleFires) {
   EXPECT_EQ(run_command({"curl", "-s", "http://" + listen + "/healthz"}).out.substr(0, 2), "ok");
   EXPECT_EQ(seam.stop(), 0);
   std::vector<nlohmann::json> alerts = seam.alerts("sync_p99");
-  ASSERT_EQ(alerts.size(), 1u);  // once per window per series, not once a second
+  ASSERT_EQ(alerts.size(), 1u);                           // once per window per series, not once a second
   EXPECT_EQ(alerts[0].value("comm", ""), "cuda_caller");  // the series names the alert
   EXPECT_EQ(alerts[0].value("status", ""), "firing");
   EXPECT_GT(alerts[0]["fields"].value("value", 0), 5'000'000);

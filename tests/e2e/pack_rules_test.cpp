@@ -56,7 +56,8 @@ const std::vector<std::string>& as_inference_workload(const std::vector<std::str
 
 // A workload process (tests/fixtures/pack_workload.c or another fixture) that waits for "go".
 struct Workload {
-  explicit Workload(const std::vector<std::string>& argv) : child(as_inference_workload(argv)), pid_(child.pid()) {
+  explicit Workload(const std::vector<std::string>& argv)
+      : child(as_inference_workload(argv)), pid_(child.pid()) {
     EXPECT_TRUE(child.wait_for_line("ready", seconds(10)));
   }
   // Lets it run and waits until it is done.
@@ -278,7 +279,8 @@ Workload python_mallocs(int count, long size, int sleep_us, bool linger = false)
                    "ctypes.c_size_t(int(sys.argv[3])))\n"
                    "print('done', flush=True)\n"
                    "if sys.argv[4] == '1': sys.stdin.readline()\n",
-                   fixture("libcudart.so.12"), std::to_string(count), std::to_string(size), linger ? "1" : "0"});
+                   fixture("libcudart.so.12"), std::to_string(count), std::to_string(size),
+                   linger ? "1" : "0"});
 }
 
 bool stack_has(const nlohmann::json& alert, const std::string& symbol) {
@@ -292,7 +294,8 @@ TEST_F(PackRules, SlowMallocFiresWithSizeAndStack) {
   SEAM_REQUIRE_ROOT();
   Workload w = python_mallocs(3, 1 << 20, 2000, /*linger=*/true);
   start({pack("malloc.seam")});
-  ASSERT_TRUE(seam_->wait_for_notice("attached", fixture("libcudart.so.12"), seconds(10))) << seam_->stderr_text();
+  ASSERT_TRUE(seam_->wait_for_notice("attached", fixture("libcudart.so.12"), seconds(10)))
+      << seam_->stderr_text();
   w.go();
   // The process stays alive until its alerts are read, so that its stacks are named from its own
   // maps: a process gone before seam reads its records is the symbolizer's race, not this rule's.
@@ -313,7 +316,8 @@ TEST_F(PackRules, SlowMallocSilentForFastMallocs) {
   SEAM_REQUIRE_ROOT();
   Workload w = python_mallocs(3, 4096, 0);
   start({pack("malloc.seam")});
-  ASSERT_TRUE(seam_->wait_for_notice("attached", fixture("libcudart.so.12"), seconds(10))) << seam_->stderr_text();
+  ASSERT_TRUE(seam_->wait_for_notice("attached", fixture("libcudart.so.12"), seconds(10)))
+      << seam_->stderr_text();
   w.run();
   // The steady-state rule reports each call, so all three were judged.
   ASSERT_EQ(wait_alerts("malloc_in_steady_state", w.pid(), 3).size(), 3u) << seam_->stderr_text();

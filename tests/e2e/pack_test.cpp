@@ -18,7 +18,8 @@ namespace {
 // Runs seam on `rules` for a moment; returns its JSON lines after it stopped.
 std::vector<nlohmann::json> run_briefly(const TempDir& dir, const std::string& rules) {
   SeamRun seam(dir.path(), {rules, "--duration", "1"});
-  EXPECT_TRUE(seam.wait_for_notice("ready", "probes attached", std::chrono::seconds(60))) << seam.stderr_text();
+  EXPECT_TRUE(seam.wait_for_notice("ready", "probes attached", std::chrono::seconds(60)))
+      << seam.stderr_text();
   EXPECT_EQ(seam.stop(), 0) << seam.stderr_text();
   std::vector<nlohmann::json> lines = seam.lines();
   for (const nlohmann::json& line : lines) {
@@ -76,9 +77,10 @@ TEST(Pack, ARuleOnEveryStdlibEventLoads) {
   for (const nlohmann::json& line : lines)
     if (line.value("notice", "") == "probe-unavailable") {
       std::string message = line.value("message", "");
-      bool explained = (!features.available(plan::Feature::Kprobe) && message.find("kprobe") != std::string::npos) ||
-                       (!features.available(plan::Feature::Fentry) && message.find("fentry") != std::string::npos) ||
-                       (!features.available(plan::Feature::Fentry) && message.find("fexit") != std::string::npos);
+      bool explained =
+          (!features.available(plan::Feature::Kprobe) && message.find("kprobe") != std::string::npos) ||
+          (!features.available(plan::Feature::Fentry) && message.find("fentry") != std::string::npos) ||
+          (!features.available(plan::Feature::Fentry) && message.find("fexit") != std::string::npos);
       EXPECT_TRUE(explained) << message;
     }
 }

@@ -22,7 +22,8 @@ TEST(Pending, ACallStillInFlightPastTheBoundIsReportedOnceWhileItHangs) {
   ASSERT_TRUE(quick.wait_for_line("ready", std::chrono::seconds(10)));
   ASSERT_TRUE(hung.wait_for_line("ready", std::chrono::seconds(10)));
   SeamRun seam(dir.path(), {rules});
-  ASSERT_TRUE(seam.wait_for_notice("ready", "probes attached", std::chrono::seconds(30))) << seam.stderr_text();
+  ASSERT_TRUE(seam.wait_for_notice("ready", "probes attached", std::chrono::seconds(30)))
+      << seam.stderr_text();
   quick.send_line("go");
   hung.send_line("go");
   ASSERT_TRUE(quick.wait_for_line("done", std::chrono::seconds(10)));

@@ -24,19 +24,25 @@ TEST(Routes, EachOutputGetsWhatItsRoutesSelect) {
   SEAM_REQUIRE_ROOT();
   TempDir dir;
   std::string infos = dir.path() + "/infos.jsonl", warns = dir.path() + "/warns.jsonl";
-  std::string rules = dir.write("routes.seam",
-                                "use cuda\n"
-                                "rule every_sync on cuda.stream_sync alert info \"sync {duration}\"\n"
-                                "rule slow_sync on cuda.stream_sync where duration > 1ms alert warning \"slow\"\n"
-                                "output infos = json \"" + infos + "\"\n"
-                                "output warns = json \"" + warns + "\"\n"
-                                "route severity >= warning -> warns\n"
-                                "route rule == \"every_sync\" -> infos\n");
+  std::string rules =
+      dir.write("routes.seam",
+                "use cuda\n"
+                "rule every_sync on cuda.stream_sync alert info \"sync {duration}\"\n"
+                "rule slow_sync on cuda.stream_sync where duration > 1ms alert warning \"slow\"\n"
+                "output infos = json \"" +
+                    infos +
+                    "\"\n"
+                    "output warns = json \"" +
+                    warns +
+                    "\"\n"
+                    "route severity >= warning -> warns\n"
+                    "route rule == \"every_sync\" -> infos\n");
   std::string fixtures = SEAM_FIXTURE_DIR;
   Child caller({fixtures + "/cuda_caller", fixtures + "/libcudart.so.12", "3", "2000"});
   ASSERT_TRUE(caller.wait_for_line("ready", std::chrono::seconds(10)));
   SeamRun seam(dir.path(), {rules, "--pid", std::to_string(caller.pid())});
-  ASSERT_TRUE(seam.wait_for_notice("ready", "probes attached", std::chrono::seconds(30))) << seam.stderr_text();
+  ASSERT_TRUE(seam.wait_for_notice("ready", "probes attached", std::chrono::seconds(30)))
+      << seam.stderr_text();
   caller.send_line("go");
   ASSERT_TRUE(caller.wait_for_line("done", std::chrono::seconds(10)));
   EXPECT_TRUE(wait_until([&] { return seam.alerts().size() >= 6; }, std::chrono::seconds(5)));

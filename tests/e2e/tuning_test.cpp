@@ -44,11 +44,15 @@ std::string futex_rules(pid_t a, pid_t b) {
   std::string pids = "(pid == " + std::to_string(a) + " or pid == " + std::to_string(b) + ")";
   return "use syscalls\n"
          "rule futex_wait_slow\n"
-         "    on syscalls.futex where duration > 1ms and " + pids + " and op & 0x7f == 0\n"
+         "    on syscalls.futex where duration > 1ms and " +
+         pids +
+         " and op & 0x7f == 0\n"
          "    alert info \"waited {duration}\" with pid\n"
          "    tags waits\n"
          "rule futex_control\n"
-         "    on syscalls.futex where duration > 1ms and " + pids + " and op & 0x7f == 0\n"
+         "    on syscalls.futex where duration > 1ms and " +
+         pids +
+         " and op & 0x7f == 0\n"
          "    alert info \"control {duration}\" with pid\n"
          "    tags control\n";
 }
@@ -65,7 +69,8 @@ TEST(Tuning, ADisabledPackRuleAttachesNothing) {
   }
   TempDir dir;
   Workload loud("futex", "30");
-  SeamRun seam(dir.path(), {pack, dir.write("local/tune.seam", "disable rule futex_wait_slow\n"), "--listen", "off"});
+  SeamRun seam(dir.path(),
+               {pack, dir.write("local/tune.seam", "disable rule futex_wait_slow\n"), "--listen", "off"});
   ASSERT_TRUE(seam.wait_for_notice("ready", "probes attached", seconds(60))) << seam.stderr_text();
   tuned = ready_counts(seam);
   EXPECT_EQ(whole.second, 2);
@@ -83,16 +88,17 @@ TEST(Tuning, ARaisedThresholdStopsAFiveMillisecondWait) {
     TempDir dir;
     Workload five("futex", "5");
     Workload thirty("futex", "30");
-    std::vector<std::string> args = {dir.write("pack.seam", futex_rules(five.child.pid(), thirty.child.pid())),
-                                     "--listen", "off"};
-    if (raised) args.push_back(dir.write("local/tune.seam", "override rule futex_wait_slow threshold 20ms\n"));
+    std::vector<std::string> args = {
+        dir.write("pack.seam", futex_rules(five.child.pid(), thirty.child.pid())), "--listen", "off"};
+    if (raised)
+      args.push_back(dir.write("local/tune.seam", "override rule futex_wait_slow threshold 20ms\n"));
     SeamRun seam(dir.path(), args);
     ASSERT_TRUE(seam.wait_for_notice("ready", "probes attached", seconds(60))) << seam.stderr_text();
     five.run();
     thirty.run();
     // The 30 ms wait alerts either way; once it has, the 5 ms one (before it) is settled too.
-    ASSERT_TRUE(wait_until([&] { return !of_pid(seam.alerts("futex_wait_slow"), thirty.child.pid()).empty(); },
-                           seconds(10)))
+    ASSERT_TRUE(wait_until(
+        [&] { return !of_pid(seam.alerts("futex_wait_slow"), thirty.child.pid()).empty(); }, seconds(10)))
         << seam.stderr_text();
     ASSERT_TRUE(wait_until([&] { return !of_pid(seam.alerts("futex_control"), five.child.pid()).empty(); },
                            seconds(10)));

@@ -102,7 +102,9 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
-bool is_root() { return geteuid() == 0; }
+bool is_root() {
+  return geteuid() == 0;
+}
 
 bool in_ci() {
   const char* ci = std::getenv("CI");

@@ -44,10 +44,10 @@ bool in_ci();
 
 }  // namespace seam::test
 
-#define SEAM_REQUIRE_ROOT()                                                              \
-  do {                                                                                   \
-    if (!::seam::test::is_root()) {                                                      \
-      if (::seam::test::in_ci()) FAIL() << "BPF tests must run as root under CI=true";  \
-      GTEST_SKIP() << "needs root (BPF); run the suite as root";                         \
-    }                                                                                    \
+#define SEAM_REQUIRE_ROOT()                                                            \
+  do {                                                                                 \
+    if (!::seam::test::is_root()) {                                                    \
+      if (::seam::test::in_ci()) FAIL() << "BPF tests must run as root under CI=true"; \
+      GTEST_SKIP() << "needs root (BPF); run the suite as root";                       \
+    }                                                                                  \
   } while (0)

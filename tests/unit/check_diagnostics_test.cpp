@@ -564,13 +564,14 @@ rule r
 }
 
 TEST(CheckDiagnostics, GroupWithoutUnitE0303) {
-  EXPECT_EQ(lint_files({{"rules/a.seam", R"(use cuda
+  EXPECT_EQ(
+      lint_files({{"rules/a.seam", R"(use cuda
 rule r
     on cuda.malloc
     alert "x"
     group within 10
 )"}}),
-            R"(rules/a.seam:5:18: error[E0303]: group window '10' needs a time unit (ns, us, ms, s, m, h), e.g. 1m
+      R"(rules/a.seam:5:18: error[E0303]: group window '10' needs a time unit (ns, us, ms, s, m, h), e.g. 1m
     5 |     group within 10
       |                  ^~
 

@@ -5,7 +5,8 @@
 
 namespace seam::test {
 
-check::Program check_files(const std::vector<TextFile>& files, const std::vector<check::RuleToggle>& toggles) {
+check::Program check_files(const std::vector<TextFile>& files,
+                           const std::vector<check::RuleToggle>& toggles) {
   check::LoadOptions options;
   options.stdlib_dirs = {SEAM_SOURCE_DIR "/stdlib"};
   check::Program program = check::load({}, options);
@@ -29,7 +30,7 @@ std::string lint_files(const std::vector<TextFile>& files, const std::vector<che
   for (const diag::Diagnostic& d : program.diagnostics.all()) {
     if (d.path.rfind(SEAM_SOURCE_DIR "/stdlib/", 0) == 0) continue;
     diag::Diagnostic& copy = d.severity == diag::Severity::Warning ? mine.warning(d.code, d.range, d.message)
-                             : d.range.valid() ? mine.error(d.code, d.range, d.message)
+                             : d.range.valid()                     ? mine.error(d.code, d.range, d.message)
                                                : mine.file_error(d.code, d.path, d.message);
     copy.hints = d.hints;
   }

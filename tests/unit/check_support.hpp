@@ -15,10 +15,12 @@ struct TextFile {
 };
 
 // Loads the stdlib, adds the files (a file declaring `module` counts as a module), checks all.
-check::Program check_files(const std::vector<TextFile>& files, const std::vector<check::RuleToggle>& toggles = {});
+check::Program check_files(const std::vector<TextFile>& files,
+                           const std::vector<check::RuleToggle>& toggles = {});
 
 // render_text() of check_files({{"rules/a.seam", text}}).
 std::string lint_text(const std::string& text);
-std::string lint_files(const std::vector<TextFile>& files, const std::vector<check::RuleToggle>& toggles = {});
+std::string lint_files(const std::vector<TextFile>& files,
+                       const std::vector<check::RuleToggle>& toggles = {});
 
 }  // namespace seam::test

@@ -84,15 +84,17 @@ TEST(CheckTuning, DisableByTagAndEnableByNameOutranksIt) {
 }
 
 TEST(CheckTuning, CommandLineOutranksFiles) {
-  seam::check::Program p = check_files({{"rules/pack.seam", kPack}, {"local/tune.seam", "disable tag syscalls\n"}},
-                                       {RuleToggle{true, true, "waits"}});
+  seam::check::Program p =
+      check_files({{"rules/pack.seam", kPack}, {"local/tune.seam", "disable tag syscalls\n"}},
+                  {RuleToggle{true, true, "waits"}});
   EXPECT_EQ(rule_names(p), std::vector<std::string>{"futex_wait_slow"});
   p = check_files({{"rules/pack.seam", kPack}}, {RuleToggle{false, true, "syscalls"}});
   EXPECT_TRUE(rule_names(p).empty());
 }
 
 TEST(CheckTuning, ThresholdExceptAndSeverityChangeTheRule) {
-  seam::check::Program p = check_files({{"rules/pack.seam", kPack}, {"local/tune.seam", R"(override rule futex_wait_slow
+  seam::check::Program p =
+      check_files({{"rules/pack.seam", kPack}, {"local/tune.seam", R"(override rule futex_wait_slow
     threshold 20ms
     except comm == "batchjob"
     alert warning
@@ -133,7 +135,8 @@ TEST(CheckTuning, UnknownTagOnTheCommandLineE0114) {
 }
 
 TEST(CheckTuning, ConflictingTogglesE0204) {
-  EXPECT_EQ(lint_files({{"rules/pack.seam", kPack}, {"local/tune.seam", "disable tag waits\nenable tag syscalls\n"}}),
+  EXPECT_EQ(lint_files({{"rules/pack.seam", kPack},
+                        {"local/tune.seam", "disable tag waits\nenable tag syscalls\n"}}),
             R"(local/tune.seam:2:12: error[E0204]: rule 'futex_wait_slow' is both enabled and disabled
     2 | enable tag syscalls
       |            ^~~~~~~~
@@ -157,8 +160,10 @@ TEST(CheckTuning, TwoThresholdsE0204) {
 }
 
 TEST(CheckTuning, ThresholdWithoutAComparisonE0509) {
-  EXPECT_EQ(lint_files({{"rules/pack.seam", kPack}, {"local/tune.seam", "override rule syscall_slow threshold 1MiB\n"}}),
-            R"(local/tune.seam:1:38: error[E0509]: rule 'syscall_slow' has no size threshold (a `where` term such as `duration > 1ms`) to change
+  EXPECT_EQ(
+      lint_files(
+          {{"rules/pack.seam", kPack}, {"local/tune.seam", "override rule syscall_slow threshold 1MiB\n"}}),
+      R"(local/tune.seam:1:38: error[E0509]: rule 'syscall_slow' has no size threshold (a `where` term such as `duration > 1ms`) to change
     1 | override rule syscall_slow threshold 1MiB
       |                                      ^~~~
       = hint: give a time or size with its unit, or replace the condition with `where ...`

@@ -99,7 +99,8 @@ TEST(CliOperator, CompletionAndManPageComeFromTheHelpText) {
   ASSERT_NE(run, std::string::npos) << r.out;
   std::string run_words = r.out.substr(run, r.out.find('\n', run) - run);
   std::replace(run_words.begin(), run_words.end(), '"', ' ');  // the list's quotes end words too
-  for (const char* flag : {"--dry-run", "--disable", "--enable", "-e", "-c", "--report", "--strict", "--listen"})
+  for (const char* flag :
+       {"--dry-run", "--disable", "--enable", "-e", "-c", "--report", "--strict", "--listen"})
     EXPECT_NE(run_words.find(std::string(" ") + flag + " "), std::string::npos) << flag << ": " << run_words;
   r = seam_cmd({"man"});
   EXPECT_EQ(r.exit_code, 0) << r.err;

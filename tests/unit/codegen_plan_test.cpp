@@ -9,7 +9,8 @@
 namespace seam::test {
 namespace {
 
-const plan::Attachment* find_attachment(const plan::Plan& p, plan::AttachKind kind, const std::string& symbol) {
+const plan::Attachment* find_attachment(const plan::Plan& p, plan::AttachKind kind,
+                                        const std::string& symbol) {
   for (const plan::Attachment& a : p.attachments)
     if (a.kind == kind && std::find(a.symbols.begin(), a.symbols.end(), symbol) != a.symbols.end()) return &a;
   return nullptr;
@@ -24,7 +25,8 @@ bool has_map(const plan::Plan& p, plan::MapType type, const std::string& purpose
 }
 
 TEST(CodegenPlan, HeadlineRuleFiltersInTheKernelAtTheSyncsReturn) {
-  Compiled c = compile_text("use cuda, python\ncudaStreamSynchronize > 10ms while gil_held -> alert with ustack limit 10 per 1m\n");
+  Compiled c = compile_text(
+      "use cuda, python\ncudaStreamSynchronize > 10ms while gil_held -> alert with ustack limit 10 per 1m\n");
   ASSERT_EQ(c.diagnostics, "");
   const plan::Plan& p = c.lowered.plan;
   // One entry and one return program on cudart, each attached to both names of the call.
@@ -32,12 +34,14 @@ TEST(CodegenPlan, HeadlineRuleFiltersInTheKernelAtTheSyncsReturn) {
   const plan::Attachment* ret = find_attachment(p, plan::AttachKind::Uretprobe, "cudaStreamSynchronize");
   ASSERT_NE(entry, nullptr);
   ASSERT_NE(ret, nullptr);
-  EXPECT_EQ(entry->symbols, (std::vector<std::string>{"cudaStreamSynchronize", "cudaStreamSynchronize_ptsz"}));
+  EXPECT_EQ(entry->symbols,
+            (std::vector<std::string>{"cudaStreamSynchronize", "cudaStreamSynchronize_ptsz"}));
   EXPECT_EQ(p.libraries.at(static_cast<size_t>(entry->library)).name, "cudart");
   // The GIL is read from the interpreter's memory: nothing is probed on libpython, and the
   // runtime fills the per-process map the kernel reads it through.
   for (const plan::Attachment& a : p.attachments)
-    if (a.library >= 0) EXPECT_NE(p.libraries.at(static_cast<size_t>(a.library)).name, "libpython") << a.program;
+    if (a.library >= 0)
+      EXPECT_NE(p.libraries.at(static_cast<size_t>(a.library)).name, "libpython") << a.program;
   ASSERT_EQ(p.memory_readers.size(), 1u);
   EXPECT_EQ(p.memory_readers[0].reader, "cpython_gil");
   EXPECT_EQ(p.memory_readers[0].state, "python.gil_held");
@@ -83,7 +87,8 @@ TEST(CodegenPlan, CorrelationMarksTheEarlierEventAndTestsItsAge) {
   ASSERT_EQ(c.lowered.correlations.size(), 1u);
   EXPECT_EQ(c.lowered.correlations[0].saves.size(), 1u);  // the malloc's size, saved for the message
   EXPECT_TRUE(has_map(c.lowered.plan, plan::MapType::TaskStorage, "last cuda.malloc per thread"));
-  const plan::Attachment* malloc_ret = find_attachment(c.lowered.plan, plan::AttachKind::Uretprobe, "cudaMalloc");
+  const plan::Attachment* malloc_ret =
+      find_attachment(c.lowered.plan, plan::AttachKind::Uretprobe, "cudaMalloc");
   ASSERT_NE(malloc_ret, nullptr);
   std::string mark = program_text(c.generated.c_source, malloc_ret->program);
   EXPECT_NE(mark.find("c->ts = now"), std::string::npos) << mark;
@@ -108,10 +113,13 @@ TEST(CodegenPlan, BeginEndPairsKeyEachEndByItsOwnField) {
   EXPECT_NE(prog.find("ctx->prev_pid"), std::string::npos) << prog;
   EXPECT_NE(prog.find("ctx->next_pid"), std::string::npos);
   // The end runs on the thread leaving the CPU: comm is the one saved at the switch-out.
-  EXPECT_NE(prog.find("__builtin_memcpy(_n, &sv->s[2], 16); seam_buf_match(_n, \"python\", 6, 1)"), std::string::npos) << prog;
+  EXPECT_NE(prog.find("__builtin_memcpy(_n, &sv->s[2], 16); seam_buf_match(_n, \"python\", 6, 1)"),
+            std::string::npos)
+      << prog;
   EXPECT_NE(prog.find("bpf_get_current_comm(&v.s[2], 16)"), std::string::npos) << prog;
-  EXPECT_NE(std::find(c.lowered.kernel_types.begin(), c.lowered.kernel_types.end(), "trace_event_raw_sched_switch"),
-            c.lowered.kernel_types.end());
+  EXPECT_NE(
+      std::find(c.lowered.kernel_types.begin(), c.lowered.kernel_types.end(), "trace_event_raw_sched_switch"),
+      c.lowered.kernel_types.end());
 }
 
 TEST(CodegenPlan, RulesOnOneProbeShareItsPrograms) {
@@ -120,7 +128,7 @@ TEST(CodegenPlan, RulesOnOneProbeShareItsPrograms) {
       "rule slow on cuda.malloc where duration > 100us alert warning \"slow {size}\"\n"
       "rule big on cuda.malloc where size >= 1GiB alert info \"big {size}\"\n");
   ASSERT_EQ(c.diagnostics, "");
-  EXPECT_EQ(c.lowered.plan.attachments.size(), 2u);  // entry and return, not two of each
+  EXPECT_EQ(c.lowered.plan.attachments.size(), 2u);   // entry and return, not two of each
   EXPECT_EQ(c.lowered.spans.at(0).saves.size(), 1u);  // `size` saved once at entry for both
   EXPECT_EQ(c.lowered.plan.rules.size(), 2u);
   EXPECT_EQ(c.lowered.plan.records.size(), 2u);

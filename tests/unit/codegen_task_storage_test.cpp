@@ -17,7 +17,8 @@ const plan::Map* find_map(const plan::Plan& p, const std::string& purpose_part) 
 }
 
 // A per-thread state kept by probes (python.gil_held is read from memory, in no such map).
-constexpr const char* kHeadline = "use cuda, usdt\ncudaStreamSynchronize > 10ms while usdt.in_request -> alert\n";
+constexpr const char* kHeadline =
+    "use cuda, usdt\ncudaStreamSynchronize > 10ms while usdt.in_request -> alert\n";
 
 TEST(CodegenTaskStorage, PerThreadSpanAndStateUseTaskStorageWithZeroEntries) {
   Compiled c = compile_text(kHeadline);

@@ -37,7 +37,7 @@ TEST(StdlibGenNaming, SeamIdentifiers) {
   EXPECT_EQ(seam_identifier("state"), "state_");
   EXPECT_EQ(seam_identifier("key"), "key_");
   EXPECT_EQ(seam_identifier("group"), "group_");  // `group within D`
-  EXPECT_EQ(seam_identifier("count"), "count");  // a contextual word is a name
+  EXPECT_EQ(seam_identifier("count"), "count");   // a contextual word is a name
   EXPECT_EQ(seam_identifier("2d"), "_2d");
   EXPECT_EQ(seam_identifier("a.b"), "a_b");
 }
