@@ -51,9 +51,10 @@ Plan every_field_set() {
   m.map = "metric0";
   m.kind = MetricKind::Hist;
   m.unit = FieldUnit::Bytes;
-  m.labels = {{"comm", FieldType::Str, 8, 16}};
+  m.labels = {{"comm", FieldType::Str, 8, 16, ""}, {"kind", FieldType::U32, 24, 4, "cudaError"}};
   m.key_size = 24;
   m.value_size = 528;
+  m.per_cpu = false;
   m.max_series = 77;
   m.help = "sync latency";
   m.origin = "rules/sync.seam:3";
@@ -62,6 +63,9 @@ Plan every_field_set() {
   p.ringbuf_map = "events";
   p.drops_map = "drops";
   p.ringbuf_bytes = 1u << 16;
+  p.scope = {ScopeKind::Cgroup, "/serving", "rules/sync.seam:2"};
+  p.workload_libraries = {"libcudart.so*"};
+  p.memory_readers.push_back({"cpython_gil", "python.gil_held", "py_procs0", 0, "stdlib/python.seam:19"});
   p.enums["cudaError"] = {{0, "cudaSuccess"}, {2, "cudaErrorMemoryAllocation"}};
   return p;
 }
@@ -103,6 +107,14 @@ TEST(PlanJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(m.kind, MetricKind::Hist);
   EXPECT_EQ(m.labels.at(0).type, FieldType::Str);
   EXPECT_EQ(m.max_series, 77u);
+  EXPECT_FALSE(m.per_cpu);
+  EXPECT_EQ(m.labels.at(1).enum_name, "cudaError");
+  EXPECT_EQ(after.scope.kind, ScopeKind::Cgroup);
+  EXPECT_EQ(after.scope.argument, "/serving");
+  EXPECT_EQ(after.workload_libraries, before.workload_libraries);
+  ASSERT_EQ(after.memory_readers.size(), 1u);
+  EXPECT_EQ(after.memory_readers[0].map, "py_procs0");
+  EXPECT_EQ(after.memory_readers[0].library, 0);
   const Window& w = after.windows.at(0);
   EXPECT_EQ(w.function, WindowFunction::Rate);
   EXPECT_EQ(w.compare, Compare::Le);

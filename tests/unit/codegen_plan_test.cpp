@@ -39,9 +39,11 @@ TEST(CodegenPlan, HeadlineRuleFiltersInTheKernelAtTheSyncsReturn) {
   EXPECT_EQ(p.libraries.at(static_cast<size_t>(entry->library)).name, "cudart");
   // The GIL is read from the interpreter's memory: nothing is probed on libpython, and the
   // runtime fills the per-process map the kernel reads it through.
-  for (const plan::Attachment& a : p.attachments)
-    if (a.library >= 0)
+  for (const plan::Attachment& a : p.attachments) {
+    if (a.library >= 0) {
       EXPECT_NE(p.libraries.at(static_cast<size_t>(a.library)).name, "libpython") << a.program;
+    }
+  }
   ASSERT_EQ(p.memory_readers.size(), 1u);
   EXPECT_EQ(p.memory_readers[0].reader, "cpython_gil");
   EXPECT_EQ(p.memory_readers[0].state, "python.gil_held");

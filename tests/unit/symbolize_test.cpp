@@ -198,6 +198,9 @@ TEST(Symbolizer, OpenFilesStayWithinTheirBoundAndExitedProcessesAreForgotten) {
         << "a library whose descriptor was closed for the bound is opened again by path";
     EXPECT_LE(symbolizer.open_files(), 2u);
     EXPECT_TRUE(symbolizer.forget_exited(0, 0).empty()) << "every child is alive";
+    // Newest first: each child inherited the write ends of its elders' hold pipes at fork, so an
+    // elder sees the end of its pipe only once every younger child has exited.
+    while (!children.empty()) children.pop_back();
   }
   EXPECT_TRUE(symbolizer.forget_exited(1000, 5000).empty()) << "gone, but not for long enough";
   std::vector<pid_t> gone = symbolizer.forget_exited(7000, 5000);
