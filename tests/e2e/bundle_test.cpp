@@ -67,7 +67,7 @@ CommandResult seam_build(const std::vector<std::string>& paths, const std::strin
 
 std::vector<int64_t> seqs(const std::vector<nlohmann::json>& alerts) {
   std::vector<int64_t> out;
-  for (const nlohmann::json& a : alerts) out.push_back(a["fields"].value("size_bytes", int64_t{-1}));
+  for (const nlohmann::json& a : alerts) out.push_back(a["fields"].value("size", int64_t{-1}));
   return out;
 }
 

@@ -40,21 +40,21 @@ TEST(CliOperator, LintShowsTheEffectiveRule) {
   std::string pack = kSource + "/rules/syscalls.seam";
   CommandResult r = seam_cmd({"lint", pack, tune});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_EQ(r.out, pack + ":8: rule futex_wait_slow as tuned by " + tune + ":1:\n" +
+  EXPECT_EQ(r.out, pack + ":12: rule futex_wait_slow as tuned by " + tune + ":1:\n" +
                        "    on syscalls.futex\n"
                        "    where duration > 20ms and (op & 0x7f == 0 or op & 0x7f == 6 or op & 0x7f == 9)\n"
                        "    except comm == \"batchjob\"\n"
                        "    alert warning \"thread {comm} waited {duration} in futex\"\n"
                        "    limit 10 per 1m\n"
                        "    tags syscalls, waits\n" +
-                       pack + ":25: rule syscall_slow is disabled by " + tune + ":5\n");
+                       pack + ":29: rule syscall_slow is disabled by " + tune + ":5\n");
 }
 
 TEST(CliOperator, LintDisableByTagAndUnknownNames) {
   std::string pack = kSource + "/rules/syscalls.seam";
   CommandResult r = seam_cmd({"lint", pack, "--disable", "tag:waits"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_EQ(r.out, pack + ":8: rule futex_wait_slow is disabled by --disable tag:waits\n");
+  EXPECT_EQ(r.out, pack + ":12: rule futex_wait_slow is disabled by --disable tag:waits\n");
   r = seam_cmd({"lint", pack, "--disable", "futex_wait_slwo"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.out,
