@@ -33,6 +33,6 @@ rc=$(sed -n 's/^gpuspin (pthread mutex as the GIL) pid \([0-9]*\) exit \([0-9]*\
 grep -q "no device" "$work/out/program.txt" || grep -q "driver" "$work/out/program.txt" || fail "the program did not fail for want of a device: $(cat "$work/out/program.txt")"
 grep -q "\"message\":\"[0-9]* probes on $work/kit/lib/libcudart.so" "$work/out/alerts.jsonl" ||
   grep -q "probes on [^\"]*$work/kit/lib/libcudart.so" "$work/out/alerts.jsonl" || fail "no probes on the kit's libcudart"
-count=$(sed -n "s/^seam_sync_latency_count{pid=\"$pid\"} \([0-9]*\)$/\1/p" "$work/out/metrics.txt")
-[[ ${count:-0} -ge 10 ]] || fail "seam_sync_latency_count for pid $pid is '${count:-absent}', not 10: $(grep sync_latency_count "$work/out/metrics.txt")"
+count=$(sed -n "s/^seam_sync_latency_seconds_count{pid=\"$pid\"} \([0-9]*\)$/\1/p" "$work/out/metrics.txt")
+[[ ${count:-0} -ge 10 ]] || fail "seam_sync_latency_seconds_count for pid $pid is '${count:-absent}', not 10: $(grep sync_latency_count "$work/out/metrics.txt")"
 echo "gpu_check_test: ok: bundle loaded with no clang, $count syncs of pid $pid seen on the real libcudart"

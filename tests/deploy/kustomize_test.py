@@ -64,7 +64,7 @@ check("the PodMonitor selects the pods", all(ds["spec"]["template"]["metadata"][
                                               for k, v in pm["spec"]["selector"]["matchLabels"].items()))
 check("the PodMonitor scrapes /metrics on the metrics port", pm["spec"]["podMetricsEndpoints"][0] == {**pm["spec"]["podMetricsEndpoints"][0], "port": "metrics", "path": "/metrics"})
 exprs = [r["expr"] for g in objs[("PrometheusRule", "seam")]["spec"]["groups"] for r in g["rules"]]
-check("a windowed p99 rule over seam_sync_latency", any("histogram_quantile(0.99" in e and "seam_sync_latency_bucket[1m]" in e for e in exprs))
+check("a windowed p99 rule over seam_sync_latency", any("histogram_quantile(0.99" in e and "seam_sync_latency_seconds_bucket[1m]" in e for e in exprs))
 check("seam's drops alert", any("seam_rule_dropped_total" in e for e in exprs))
 # The overlay for clang-less nodes: a bundle in a ConfigMap's binaryData, run from its mount.
 # Its inline `patches` and binaryData need kustomize v4 or later; Debian's kubectl 1.20
