@@ -86,7 +86,9 @@ def measure(art, reps, log):
     bt = []
     # bpftrace probes the same library files the seam runs found, the same functions.
     cudarts = [p for p in libraries if "cudart" in p] or ["/usr/local/cuda/lib/libcudart.so.13"]
-    pythons = [p for p in libraries if "python" in p]
+    # seam reads the GIL from interpreter memory and maps no libpython; bpftrace needs the GIL
+    # probes on the libpython the Python workload links.
+    pythons = [p for p in libraries if "python" in p] or ([art.libpython] if art.libpython else [])
     script = os.path.join(art.out, "default_pack.bt")
     with open(script, "w") as f:
         f.write(tracers.default_pack_bt(cudarts[0], pythons[0] if pythons else ""))

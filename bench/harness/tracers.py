@@ -99,14 +99,15 @@ def default_pack_bt(cudart, libpython):
     """What the default pack (rules/) probes, as one bpftrace script: stream sync and cudaMalloc
     spans on the CUDA runtime, the GIL state on libpython."""
     lines = ['BEGIN { printf("ready\\n"); }']
+    held = " && @gil[tid]" if libpython else ""
     for fn in ("cudaStreamSynchronize", "cudaStreamSynchronize_ptsz", "cudaMalloc"):
         lines.append(f"uprobe:{cudart}:{fn} {{ @start[tid] = nsecs; }}")
         lines.append(f"uretprobe:{cudart}:{fn} /@start[tid]/ {{ $d = nsecs - @start[tid]; delete(@start[tid]);"
-                     f' if ($d > 10000000 && @gil[tid]) {{ printf("%d%s\\n", $d, ustack(10)); }} }}')
+                     f' if ($d > 10000000{held}) {{ printf("%d%s\\n", $d, ustack(10)); }} }}')
     if libpython:
         lines.append(f"uretprobe:{libpython}:take_gil {{ @gil[tid] = 1; }}")
         lines.append(f"uprobe:{libpython}:drop_gil {{ delete(@gil[tid]); }}")
-    lines.append("END { clear(@start); clear(@gil); }")
+    lines.append("END { clear(@start); clear(@gil); }" if libpython else "END { clear(@start); }")
     return "\n".join(lines) + "\n"
 
 
