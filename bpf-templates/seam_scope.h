@@ -10,12 +10,3 @@ struct {
   __type(value, __u64);
   __uint(max_entries, 16384);
 } seam_scope SEC(".maps");
-
-/* The bits this file's scope needs (all of them), set by the loader. */
-const volatile __u64 seam_scope_mask = 0;
-
-static __always_inline int seam_in_scope(__u32 tgid)
-{
-	__u64 *bits = bpf_map_lookup_elem(&seam_scope, &tgid);
-	return bits && (*bits & seam_scope_mask) == seam_scope_mask;
-}

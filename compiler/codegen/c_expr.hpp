@@ -1,4 +1,5 @@
 #pragma once
+#include <set>
 // Kernel values and predicates (plan::Value, plan::Cond) written as C expressions for one site.
 #include <string>
 
@@ -12,6 +13,9 @@ struct ExprContext {
   const plan::Program* program = nullptr;
   ContextKind context = ContextKind::PtRegs;
   bool in_span_end = false;  // `sv`, `duration` and `began` are in scope
+  // In a program serving several scope slots: the slots whose rule checks and metric updates
+  // each test the process first (scope_slots.hpp); null when the program tests once or never.
+  const std::set<int>* gate_slots = nullptr;
 };
 
 ContextKind context_kind(const plan::Site& site, const plan::Attachment& attachment);

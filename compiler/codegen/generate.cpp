@@ -8,6 +8,7 @@
 #include "compiler/codegen/c_escape.hpp"
 #include "compiler/codegen/c_expr.hpp"
 #include "compiler/codegen/c_invariant.hpp"
+#include "compiler/codegen/scope_slots.hpp"
 #include "compiler/codegen/template.hpp"
 
 namespace seam::codegen {
@@ -74,6 +75,13 @@ std::string maps(const plan::Program& p) {
   return out;
 }
 
+// A rule check or metric update of a program serving several scope slots runs only for the
+// processes in its own (scope_slots.hpp).
+std::string gated(const ExprContext& ctx, int slot, const std::string& code) {
+  if (!ctx.gate_slots || !ctx.gate_slots->count(slot)) return code;
+  return "\tif (seam_in_scope(tgid, " + std::to_string(slot) + ")) {\n" + code + "\t}\n";
+}
+
 std::string metric_update(const plan::Program& p, int index, const ExprContext& ctx) {
   const plan::MetricUpdate& u = p.metric_updates.at(static_cast<size_t>(index));
   const plan::Metric& m = p.plan.metrics.at(static_cast<size_t>(u.metric));
@@ -88,17 +96,18 @@ std::string metric_update(const plan::Program& p, int index, const ExprContext& 
       labels += "\t\t" + field + " = (__u64)" + c_value(u.labels[i], ctx) + ";\n";
   }
   bool valued = m.kind != plan::MetricKind::Count;
-  return fragment(
-      "metric_update.c.tmpl",
-      {{"condition", c_condition(u.when, ctx)},
-       {"metric", m.name},
-       {"map", m.map},
-       {"labels", labels},
-       {"value", valued ? "(__u64)" + c_value(u.value, ctx) : "1ULL"},
-       {"update", m.per_cpu ? "\t\t\tm->count += 1;\n\t\t\tm->sum += v;\n"
-                            : "\t\t\t__sync_fetch_and_add(&m->count, 1);\n"
-                              "\t\t\t__sync_fetch_and_add(&m->sum, v);\n"},
-       {"bucket_update", m.kind == plan::MetricKind::Hist ? "\t\t\tSEAM_HIST_ADD(m->buckets, v);\n" : ""}});
+  return gated(ctx, metric_slot(p, index),
+               fragment("metric_update.c.tmpl",
+                        {{"condition", c_condition(u.when, ctx)},
+                         {"metric", m.name},
+                         {"map", m.map},
+                         {"labels", labels},
+                         {"value", valued ? "(__u64)" + c_value(u.value, ctx) : "1ULL"},
+                         {"update", m.per_cpu ? "\t\t\tm->count += 1;\n\t\t\tm->sum += v;\n"
+                                              : "\t\t\t__sync_fetch_and_add(&m->count, 1);\n"
+                                                "\t\t\t__sync_fetch_and_add(&m->sum, v);\n"},
+                         {"bucket_update",
+                          m.kind == plan::MetricKind::Hist ? "\t\t\tSEAM_HIST_ADD(m->buckets, v);\n" : ""}}));
 }
 
 // One more tab on every line.
@@ -176,15 +185,16 @@ std::string fills(const plan::RuleCheck& rule, const ExprContext& ctx) {
 std::string rules(const std::vector<plan::RuleCheck>& checks, const ExprContext& ctx) {
   std::string out;
   for (const plan::RuleCheck& r : checks)
-    out += fragment("rule.c.tmpl", {{"line", std::to_string(r.origin_line ? r.origin_line : 1)},
-                                    {"file", c_string_literal(r.origin_file)},
-                                    {"condition", c_condition(r.when, ctx)},
-                                    {"rule", std::to_string(r.rule_id)},
-                                    {"rule_id", std::to_string(r.rule_id) + "U"},
-                                    {"size", std::to_string(r.record_size)},
-                                    {"fills", fills(r, ctx)},
-                                    {"next_line", "__SEAM_LINE__"},
-                                    {"generated_file", kGeneratedFile}});
+    out += gated(ctx, rule_slot(*ctx.program, r.rule_id),
+                 fragment("rule.c.tmpl", {{"line", std::to_string(r.origin_line ? r.origin_line : 1)},
+                                          {"file", c_string_literal(r.origin_file)},
+                                          {"condition", c_condition(r.when, ctx)},
+                                          {"rule", std::to_string(r.rule_id)},
+                                          {"rule_id", std::to_string(r.rule_id) + "U"},
+                                          {"size", std::to_string(r.record_size)},
+                                          {"fills", fills(r, ctx)},
+                                          {"next_line", "__SEAM_LINE__"},
+                                          {"generated_file", kGeneratedFile}}));
   return out;
 }
 
@@ -244,15 +254,9 @@ std::string describe(const plan::Attachment& a, const plan::Program& p) {
   return what;  // it goes into a comment: expand() passes it through comment_text()
 }
 
-// A scoped file's programs look the process up before anything else (plan.hpp, Scope).
-bool scoped(const plan::Program& p, const Options& options) {
-  return options.operator_scope || p.plan.scope.kind != plan::ScopeKind::Host;
-}
-
 std::string sites(const plan::Program& p, const Options& options) {
   std::string out;
   std::string filter;
-  std::string scope_test = scoped(p, options) ? "\tif (!seam_in_scope(tgid))\n\t\treturn 0;\n" : "";
   if (options.target_pid)
     filter += "\tif (tgid != " + std::to_string(options.target_pid) + "U)\n\t\treturn 0;\n";
   if (options.target_cgroup)
@@ -261,6 +265,14 @@ std::string sites(const plan::Program& p, const Options& options) {
   for (const plan::Site& site : p.sites) {
     const plan::Attachment& a = p.plan.attachments.at(static_cast<size_t>(site.attachment));
     ExprContext ctx{&p, context_kind(site, a), false};
+    // One slot: test it first (or nothing); several: each rule and metric on its own.
+    std::set<int> slots = site_slots(p, site), gate;
+    std::string scope_test;
+    if (slots.size() == 1 && slot_tests(p, options, *slots.begin()))
+      scope_test = "\tif (!seam_in_scope(tgid, " + std::to_string(*slots.begin()) + "))\n\t\treturn 0;\n";
+    for (int slot : slots)
+      if (slots.size() > 1 && slot_tests(p, options, slot)) gate.insert(slot);
+    if (!gate.empty()) ctx.gate_slots = &gate;
     std::string actions;
     bool needs_time = false;
     for (const plan::Action& act : site.actions) {
@@ -322,17 +334,21 @@ Generated generate(const plan::Program& program, const Options& options) {
     body += fragment("exec_notice.c.tmpl", {{"rule_id", std::to_string(kExecNoticeRule) + "U"}});
   if (scoped(program, options)) body += fragment("scope_follow.c.tmpl", {});
   Generated g;
-  g.c_source = number_line_resets(
-      fragment("program.c.tmpl",
-               {{"sources", from.empty() ? "no rules" : from},
-                {"extra_includes", (usdt ? "#include \"usdt.bpf.h\"\n#define seam_usdt_arg(ctx, n) "
-                                           "({ long _v = 0; bpf_usdt_arg(ctx, n, &_v); (__u64)_v; })\n"
-                                         : std::string()) +
-                                       (fd_names ? "#include \"seam_fd.h\"\n" : "") +
-                                       (scoped(program, options) ? "#include \"seam_scope.h\"\n" : "") +
-                                       (py_gil ? "#include \"py_gil.h\"\n" : "")},
-                {"maps", maps(program)},
-                {"sites", body}}));
+  g.c_source = number_line_resets(fragment(
+      "program.c.tmpl",
+      {{"sources", from.empty() ? "no rules" : from},
+       {"extra_includes", (usdt ? "#include \"usdt.bpf.h\"\n#define seam_usdt_arg(ctx, n) "
+                                  "({ long _v = 0; bpf_usdt_arg(ctx, n, &_v); (__u64)_v; })\n"
+                                : std::string()) +
+                              (fd_names ? "#include \"seam_fd.h\"\n" : "") +
+                              (scoped(program, options) ? "#include \"seam_scope.h\"\n"
+                                                          "const volatile __u64 seam_scope_masks[" +
+                                                              std::to_string(scope_slot_count(program)) +
+                                                              "] = {};\n" + fragment("scope_test.c.tmpl", {})
+                                                        : "") +
+                              (py_gil ? "#include \"py_gil.h\"\n" : "")},
+       {"maps", maps(program)},
+       {"sites", body}}));
   if (std::string broken = c_invariant_violation(g.c_source); !broken.empty())
     throw std::logic_error("generated C breaks the escaping invariant: " + broken);
   g.layout = program.plan;

@@ -159,7 +159,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Record, rule_id, size, fields)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MessagePart, is_field, text)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Rule, id, name, file, line, severity, event, message, with,
                                                 limit_count, limit_per_ns, windowed, pending_ns, pending_map,
-                                                group_ns, limit_per_process)
+                                                group_ns, limit_per_process, scope)
 NLOHMANN_JSON_SERIALIZE_ENUM(MetricKind, {{MetricKind::Count, "count"},
                                           {MetricKind::Sum, "sum"},
                                           {MetricKind::Hist, "hist"}})
@@ -191,9 +191,8 @@ void to_json(nlohmann::json& j, const Plan& p) {
                      {"drops_map", p.drops_map}, {"ringbuf_bytes", p.ringbuf_bytes},
                      {"metrics", p.metrics},     {"windows", p.windows}};
   if (!p.enums.empty()) j["enums"] = p.enums;
-  if (p.scope.kind != ScopeKind::Host || !p.scope.origin.empty())
-    j["scope"] = {
-        {"kind", to_string(p.scope.kind)}, {"argument", p.scope.argument}, {"origin", p.scope.origin}};
+  for (const Scope& s : p.scopes)
+    j["scopes"].push_back({{"kind", to_string(s.kind)}, {"argument", s.argument}, {"origin", s.origin}});
   if (!p.workload_libraries.empty()) j["workload_libraries"] = p.workload_libraries;
   if (!p.memory_readers.empty()) j["memory_readers"] = p.memory_readers;
 }
@@ -211,14 +210,15 @@ void from_json(const nlohmann::json& j, Plan& p) {
   if (j.contains("windows")) j.at("windows").get_to(p.windows);
   if (j.contains("enums")) j.at("enums").get_to(p.enums);
   if (j.contains("memory_readers")) j.at("memory_readers").get_to(p.memory_readers);
-  if (j.contains("scope")) {
-    const nlohmann::json& s = j.at("scope");
-    std::string kind = s.at("kind").get<std::string>();
-    for (ScopeKind k : {ScopeKind::Host, ScopeKind::Workload, ScopeKind::Cgroup, ScopeKind::Comm})
-      if (kind == to_string(k)) p.scope.kind = k;
-    s.at("argument").get_to(p.scope.argument);
-    s.at("origin").get_to(p.scope.origin);
-  }
+  if (j.contains("scopes"))
+    for (const nlohmann::json& s : j.at("scopes")) {
+      Scope& scope = p.scopes.emplace_back();
+      std::string kind = s.at("kind").get<std::string>();
+      for (ScopeKind k : {ScopeKind::Host, ScopeKind::Workload, ScopeKind::Cgroup, ScopeKind::Comm})
+        if (kind == to_string(k)) scope.kind = k;
+      s.at("argument").get_to(scope.argument);
+      s.at("origin").get_to(scope.origin);
+    }
   if (j.contains("workload_libraries")) j.at("workload_libraries").get_to(p.workload_libraries);
 }
 

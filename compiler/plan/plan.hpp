@@ -131,6 +131,7 @@ struct Rule {
   // in-flight map (its value starts with u64 start_ns, CLOCK_MONOTONIC) in user space.
   int64_t pending_ns = 0;
   std::string pending_map;
+  int scope = -1;  // index into Plan::scopes of its file's scope; -1: host-wide
 };
 
 // TaskStorage: per-thread values in task-local storage (freed with the thread; max_entries 0).
@@ -170,6 +171,7 @@ struct Metric {
   uint32_t max_series = 1024;
   std::string help;    // the declaration's doc comment
   std::string origin;  // "file:line"
+  int scope = -1;      // index into Plan::scopes of its file's scope; -1: host-wide
 };
 
 // A windowed rule: `when p99(sync_latency) over 1m > 50ms`, evaluated in user space per series.
@@ -186,9 +188,11 @@ struct Window {
   double threshold = 0;  // in the metric's base unit (ns, bytes), or per second for Rate
 };
 
-// The processes a rule file's programs run for (`scope` in the file; docs/language.md). Every
-// program of a scoped file first looks the current tgid up in the seam_scope map user space
-// keeps (runtime/run/scope_keeper.hpp) and returns at once for a process outside it.
+// The processes a rule file's rules run for (`scope` in the file; docs/language.md). A scoped
+// rule's program looks the current tgid up in the seam_scope map user space keeps
+// (runtime/run/scope_keeper.hpp) and returns at once for a process outside it; in an object
+// that merges files of different scopes (a bundle), a program that serves several tests each
+// rule and metric update on its own (compiler/codegen/scope_slots.hpp).
 enum class ScopeKind { Host, Workload, Cgroup, Comm };
 
 struct Scope {
@@ -226,7 +230,9 @@ static_assert(sizeof(CpythonProcess) == 24);
 inline constexpr uint32_t kCpythonProcessValueSize = sizeof(CpythonProcess);
 
 struct Plan {
-  Scope scope;
+  // The distinct scopes of the files compiled together (Rule::scope and Metric::scope index it):
+  // at most one for `seam run`'s one object per file, one per scope for a bundle's merged files.
+  std::vector<Scope> scopes;
   // File-name globs of every library a module marks `workload` (libcudart.so*, libnccl.so*):
   // a process that maps one is in `scope workload`.
   std::vector<std::string> workload_libraries;

@@ -55,8 +55,9 @@ class CaptureLibbpf {
   libbpf_print_fn_t previous_;
 };
 
-// Sets a `const volatile` global of the object (in .rodata) before load. False if absent.
-bool set_rodata_u64(bpf_object* obj, const char* var_name, uint64_t value) {
+// Sets a `const volatile` global of the object (in .rodata) of exactly value_size bytes before
+// load. False if absent.
+bool set_rodata(bpf_object* obj, const char* var_name, const void* value, size_t value_size) {
   btf* b = bpf_object__btf(obj);
   if (!b) return false;
   bpf_map* map;
@@ -70,19 +71,23 @@ bool set_rodata_u64(bpf_object* obj, const char* var_name, uint64_t value) {
     const btf_var_secinfo* vars = btf_var_secinfos(sec);
     for (unsigned i = 0; i < btf_vlen(sec); ++i) {
       const btf_type* var = btf__type_by_id(b, vars[i].type);
-      if (std::strcmp(btf__name_by_offset(b, var->name_off), var_name) != 0 || vars[i].size != sizeof value)
+      if (std::strcmp(btf__name_by_offset(b, var->name_off), var_name) != 0 || vars[i].size != value_size)
         continue;
       size_t size = 0;
       const void* initial = bpf_map__initial_value(map, &size);
-      if (!initial || vars[i].offset + sizeof value > size) return false;
+      if (!initial || vars[i].offset + value_size > size) return false;
       std::vector<uint8_t> data(static_cast<const uint8_t*>(initial),
                                 static_cast<const uint8_t*>(initial) + size);
-      std::memcpy(data.data() + vars[i].offset, &value, sizeof value);
+      std::memcpy(data.data() + vars[i].offset, value, value_size);
       return bpf_map__set_initial_value(map, data.data(), size) == 0;
     }
     return false;
   }
   return false;
+}
+
+bool set_rodata_u64(bpf_object* obj, const char* var_name, uint64_t value) {
+  return set_rodata(obj, var_name, &value, sizeof value);
 }
 
 bool is_ring_size(uint32_t bytes) {
@@ -174,7 +179,9 @@ LoadResult LoadedObject::load(std::span<const uint8_t> object, const plan::Plan&
     r.error = "cannot share the scope map: " + errno_text(errno);
     return r;
   }
-  set_rodata_u64(self->obj_, "seam_scope_mask", ring_share.scope_mask);  // absent in host-wide objects
+  if (!ring_share.scope_masks.empty())  // absent in host-wide objects
+    set_rodata(self->obj_, "seam_scope_masks", ring_share.scope_masks.data(),
+               ring_share.scope_masks.size() * sizeof(uint64_t));
   set_rodata_u64(self->obj_, "seam_unit_tag",
                  static_cast<uint64_t>(ring_share.unit_tag) << plan::kUnitTagShift);
   if (bpf_map* drops = bpf_object__find_map_by_name(self->obj_, plan.drops_map.c_str()))

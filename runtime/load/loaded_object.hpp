@@ -40,10 +40,11 @@ class LoadedObject;
 
 // `seam run` loads one object per rule file, all writing into one ring buffer it owns.
 struct RingShare {
-  int ring_fd = -1;         // the shared seam_events map (-1: the object's own ring)
-  uint32_t unit_tag = 0;    // the loading unit's tag (plan::unit_tag_of), in every record it writes
-  int scope_fd = -1;        // the shared seam_scope map (runtime/run/scope_keeper.hpp; -1: the object's own)
-  uint64_t scope_mask = 0;  // the scope bits this object's programs require (seam_scope_mask)
+  int ring_fd = -1;       // the shared seam_events map (-1: the object's own ring)
+  uint32_t unit_tag = 0;  // the loading unit's tag (plan::unit_tag_of), in every record it writes
+  int scope_fd = -1;      // the shared seam_scope map (runtime/run/scope_keeper.hpp; -1: the object's own)
+  // The scope bits each scope slot of the object requires (seam_scope_masks; codegen/scope_slots.hpp).
+  std::vector<uint64_t> scope_masks;
 };
 
 struct LoadResult {

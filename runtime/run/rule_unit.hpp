@@ -43,7 +43,8 @@ struct UnitContext {
   // The seam_scope map scoped objects share, and the bits each needs (null: none kept).
   ScopeKeeper* scope = nullptr;
   RingShare share(const plan::Plan& plan, uint32_t tag) const {
-    return RingShare{ring_fd, tag, scope ? scope->fd() : -1, scope ? scope->mask_for(plan) : 0};
+    return RingShare{ring_fd, tag, scope ? scope->fd() : -1,
+                     scope ? scope->masks_for(plan) : std::vector<uint64_t>{}};
   }
   uint32_t next_tag = 1;
   // A tag no running unit has (1..0xfffe: all ones in a rule id is the exec notice).

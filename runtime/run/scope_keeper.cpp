@@ -82,13 +82,14 @@ uint64_t ScopeKeeper::bit_of(plan::ScopeKind kind, const std::string& argument) 
   return s.bit;
 }
 
-uint64_t ScopeKeeper::mask_for(const plan::Plan& plan) {
+std::vector<uint64_t> ScopeKeeper::masks_for(const plan::Plan& plan) {
   for (const std::string& g : plan.workload_libraries)
     if (std::find(workload_globs_.begin(), workload_globs_.end(), g) == workload_globs_.end())
       workload_globs_.push_back(g);
-  uint64_t mask = operator_bit_;
-  if (plan.scope.kind != plan::ScopeKind::Host) mask |= bit_of(plan.scope.kind, plan.scope.argument);
-  return mask;
+  std::vector<uint64_t> masks;
+  for (const plan::Scope& s : plan.scopes) masks.push_back(operator_bit_ | bit_of(s.kind, s.argument));
+  masks.push_back(operator_bit_);
+  return masks;
 }
 
 bool ScopeKeeper::maps_workload_library(pid_t pid) const {

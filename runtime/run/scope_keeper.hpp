@@ -2,7 +2,7 @@
 // The seam_scope map every scoped rule file's programs look the current process up in first
 // (bpf-templates/seam_scope.h): tgid -> the scope bits it holds. One bit per distinct selector
 // of the running files (workload, a cgroup subtree, a comm pattern) and one for the operator's
-// `--cgroup`; a file's mask is its selector's bit and the operator's, all required.
+// `--cgroup`; a scope's mask is its selector's bit and the operator's, all required.
 //
 // User space adds processes: those that map a workload library (found at exec and by the
 // periodic rescan, so a late dlopen enters too), those whose v2 cgroup is in a selector's
@@ -34,9 +34,9 @@ class ScopeKeeper {
   int fd() const { return fd_; }
   const std::string& error() const { return error_; }
 
-  // The bits a unit of this plan needs (registering its selector); 0 for a host-wide file
-  // without --cgroup (its programs test nothing).
-  uint64_t mask_for(const plan::Plan& plan);
+  // The bits each scope slot of a unit of this plan needs (registering its selectors): one per
+  // plan.scopes entry, then the host-wide rules' (the --cgroup bit, or 0: they test nothing).
+  std::vector<uint64_t> masks_for(const plan::Plan& plan);
 
   // Every process now (and the keys of processes gone), or one that has just exec'd. Returns
   // the processes that entered the scope, as "pid N (comm)".

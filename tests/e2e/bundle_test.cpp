@@ -101,6 +101,31 @@ TEST_F(Bundle, RunsWithNoClangAndAlerts) {
   EXPECT_FALSE(no_clang.clang_was_run()) << read_file(dir_.path() + "/clang-was-run");
 }
 
+// A bundle merges its files into one object; each rule keeps its own file's scope, so that the
+// default pack's workload-scoped rules do not alert host-wide. Three rules on one probe site:
+// host-wide, scoped to the workload's name, scoped to a name no process has.
+TEST_F(Bundle, EachRuleKeepsItsOwnFilesScope) {
+  SEAM_REQUIRE_ROOT();
+  start_workload();
+  std::string comm = read_file("/proc/" + std::to_string(workload_->pid()) + "/comm");
+  comm = comm.substr(0, comm.find('\n'));
+  dir_.write("rules/a_host.seam", seq_rule("everywhere", "host"));
+  auto scoped = [](const std::string& pattern, const std::string& rule) {  // `scope` after `use cuda`
+    return "use cuda\nscope comm \"" + pattern + "\"\n" + seq_rule(rule, rule).substr(9);
+  };
+  dir_.write("rules/b_named.seam", scoped(comm, "named"));
+  dir_.write("rules/c_nobody.seam", scoped("no-such-comm", "nobody"));
+  std::string bundle = dir_.path() + "/rules.seamb";
+  CommandResult built = seam_build({dir_.path() + "/rules"}, bundle);
+  ASSERT_EQ(built.exit_code, 0) << built.err;
+  SeamRun seam(dir_.path(), {bundle, "--listen", "off"});
+  ASSERT_TRUE(wait_until(
+      [&] { return mine(seam, "everywhere").size() >= 10 && mine(seam, "named").size() >= 10; }, 30s))
+      << seam.stderr_text();
+  EXPECT_EQ(seam.stop(), 0) << seam.stderr_text();
+  EXPECT_EQ(seam.alerts("nobody").size(), 0u);
+}
+
 TEST_F(Bundle, DefaultPackLoadsAndReportsWhatThisKernelLacksPerRule) {
   SEAM_REQUIRE_ROOT();
   std::string bundle = dir_.path() + "/pack.seamb";

@@ -3,6 +3,8 @@
 // file, the repo's stdlib/ provides the modules.
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "compiler/check/check.hpp"
 #include "compiler/check/program.hpp"
@@ -21,14 +23,17 @@ struct Compiled {
   std::string diagnostics;  // rendered text, empty when clean
 };
 
-inline Compiled compile_text(const std::string& rules, const codegen::Options& options = {},
-                             const lower::Options& lower_options = {}) {
+// Several rule files compiled together into one object, as `seam build` does: name -> text.
+inline Compiled compile_files(const std::vector<std::pair<std::string, std::string>>& files,
+                              const codegen::Options& options = {},
+                              const lower::Options& lower_options = {}) {
   Compiled c;
   c.dir = std::make_unique<TempDir>();
-  std::string path = c.dir->write("rules.seam", rules);
+  std::vector<std::string> paths;
+  for (const auto& [name, text] : files) paths.push_back(c.dir->write(name, text));
   check::LoadOptions load;
   load.stdlib_dirs = {std::string(SEAM_SOURCE_DIR) + "/stdlib"};
-  c.program = check::load({path}, load);
+  c.program = check::load(paths, load);
   if (!c.program.diagnostics.has_errors()) check::check(c.program);
   if (c.program.diagnostics.has_errors()) {
     c.diagnostics = diag::render_text(c.program.diagnostics);
@@ -40,6 +45,11 @@ inline Compiled compile_text(const std::string& rules, const codegen::Options& o
   c.lowered = lower::lower(input, lower_options);
   c.generated = codegen::generate(c.lowered, options);
   return c;
+}
+
+inline Compiled compile_text(const std::string& rules, const codegen::Options& options = {},
+                             const lower::Options& lower_options = {}) {
+  return compile_files({{"rules.seam", rules}}, options, lower_options);
 }
 
 // The text of the generated function `program` (from its SEC line to its closing brace).

@@ -63,7 +63,7 @@ Plan every_field_set() {
   p.ringbuf_map = "events";
   p.drops_map = "drops";
   p.ringbuf_bytes = 1u << 16;
-  p.scope = {ScopeKind::Cgroup, "/serving", "rules/sync.seam:2"};
+  p.scopes = {{ScopeKind::Cgroup, "/serving", "rules/sync.seam:2"}};
   p.workload_libraries = {"libcudart.so*"};
   p.memory_readers.push_back({"cpython_gil", "python.gil_held", "py_procs0", 0, "stdlib/python.seam:19"});
   p.enums["cudaError"] = {{0, "cudaSuccess"}, {2, "cudaErrorMemoryAllocation"}};
@@ -109,8 +109,10 @@ TEST(PlanJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(m.max_series, 77u);
   EXPECT_FALSE(m.per_cpu);
   EXPECT_EQ(m.labels.at(1).enum_name, "cudaError");
-  EXPECT_EQ(after.scope.kind, ScopeKind::Cgroup);
-  EXPECT_EQ(after.scope.argument, "/serving");
+  ASSERT_EQ(after.scopes.size(), 1u);
+  EXPECT_EQ(after.scopes[0].kind, ScopeKind::Cgroup);
+  EXPECT_EQ(after.scopes[0].argument, "/serving");
+  EXPECT_EQ(after.scopes[0].origin, "rules/sync.seam:2");
   EXPECT_EQ(after.workload_libraries, before.workload_libraries);
   ASSERT_EQ(after.memory_readers.size(), 1u);
   EXPECT_EQ(after.memory_readers[0].map, "py_procs0");

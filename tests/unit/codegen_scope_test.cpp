@@ -1,7 +1,10 @@
 // `scope` in the plan and the generated C: a scoped file's every program tests the scope map
 // first (before the clock, a span, a filter), a host-wide one tests nothing, `--cgroup` scopes
 // every file; the modules' workload libraries reach the plan, which round-trips through JSON.
+// Files of different scopes compiled together (a bundle) keep each rule's own scope.
 #include <gtest/gtest.h>
+
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -27,8 +30,10 @@ std::vector<std::string> site_programs(const std::string& c) {
 TEST(CodegenScope, AWorkloadFileTestsTheScopeMapBeforeAnythingElse) {
   Compiled c = compile_text(kFutex);
   ASSERT_EQ(c.diagnostics, "");
-  EXPECT_EQ(c.lowered.plan.scope.kind, plan::ScopeKind::Workload);
-  EXPECT_NE(c.lowered.plan.scope.origin.find("rules.seam:2"), std::string::npos);
+  ASSERT_EQ(c.lowered.plan.scopes.size(), 1u);
+  EXPECT_EQ(c.lowered.plan.scopes[0].kind, plan::ScopeKind::Workload);
+  EXPECT_NE(c.lowered.plan.scopes[0].origin.find("rules.seam:2"), std::string::npos);
+  EXPECT_EQ(c.lowered.plan.rules.at(0).scope, 0);
   std::vector<std::string> libs = c.lowered.plan.workload_libraries;
   for (const char* glob : {"libcudart.so*", "libcuda.so*", "libnccl.so*"})
     EXPECT_NE(std::find(libs.begin(), libs.end(), glob), libs.end()) << glob;
@@ -37,7 +42,7 @@ TEST(CodegenScope, AWorkloadFileTestsTheScopeMapBeforeAnythingElse) {
   size_t sites = 0;
   for (const std::string& p : site_programs(src)) {
     ++sites;
-    size_t test = p.find("if (!seam_in_scope(tgid))");
+    size_t test = p.find("if (!seam_in_scope(tgid, 0))");
     ASSERT_NE(test, std::string::npos) << p;
     for (const char* later : {"bpf_ktime_get_ns", "bpf_map_lookup_elem", "bpf_map_update_elem", "SEAM_TASK_"})
       if (size_t at = p.find(later); at != std::string::npos) {
@@ -54,7 +59,8 @@ TEST(CodegenScope, AHostFileTestsNothingUnlessTheOperatorScopesTheRun) {
       std::string(kFutex).replace(std::string(kFutex).find("scope workload"), 14, "scope host");
   Compiled c = compile_text(host);
   ASSERT_EQ(c.diagnostics, "");
-  EXPECT_EQ(c.lowered.plan.scope.kind, plan::ScopeKind::Host);
+  EXPECT_TRUE(c.lowered.plan.scopes.empty());
+  EXPECT_EQ(c.lowered.plan.rules.at(0).scope, -1);
   EXPECT_EQ(c.generated.c_source.find("seam_in_scope"), std::string::npos);
   EXPECT_EQ(c.generated.c_source.find("sched_process_fork"), std::string::npos);
 
@@ -64,7 +70,8 @@ TEST(CodegenScope, AHostFileTestsNothingUnlessTheOperatorScopesTheRun) {
   lower_options.operator_scope = true;
   Compiled scoped = compile_text(host, options, lower_options);
   ASSERT_EQ(scoped.diagnostics, "");
-  EXPECT_NE(scoped.generated.c_source.find("if (!seam_in_scope(tgid))"), std::string::npos);
+  EXPECT_NE(scoped.generated.c_source.find("if (!seam_in_scope(tgid, 0))"),
+            std::string::npos);  // the host slot
   EXPECT_NE(std::find(scoped.lowered.kernel_types.begin(), scoped.lowered.kernel_types.end(),
                       "trace_event_raw_sched_process_fork"),
             scoped.lowered.kernel_types.end());
@@ -79,9 +86,57 @@ rule r on syscalls.futex where duration > 1ms
   ASSERT_EQ(c.diagnostics, "");
   nlohmann::json j = c.lowered.plan;
   plan::Plan back = j.get<plan::Plan>();
-  EXPECT_EQ(back.scope.kind, plan::ScopeKind::Comm);
-  EXPECT_EQ(back.scope.argument, "python*");
+  ASSERT_EQ(back.scopes.size(), 1u);
+  EXPECT_EQ(back.scopes[0].kind, plan::ScopeKind::Comm);
+  EXPECT_EQ(back.scopes[0].argument, "python*");
+  EXPECT_EQ(back.rules.at(0).scope, 0);
   EXPECT_EQ(back.workload_libraries, c.lowered.plan.workload_libraries);
+}
+
+// A bundle merges the pack's files into one object: the futex rule of a workload file and one of
+// a host-wide file share the futex tracepoints' programs, and each rule tests its own scope.
+TEST(CodegenScope, MergedFilesOfDifferentScopesTestEachRuleOnItsOwn) {
+  Compiled c = compile_files({{"a_host.seam", R"(use syscalls
+rule everywhere on syscalls.futex where duration > 5ms
+    alert info "host"
+)"},
+                              {"b_workload.seam", kFutex},
+                              {"c_comm.seam", R"(use syscalls
+scope comm "python*"
+rule pythons on syscalls.futex where duration > 2ms
+    alert info "python"
+)"}});
+  ASSERT_EQ(c.diagnostics, "");
+  const plan::Plan& plan = c.lowered.plan;
+  ASSERT_EQ(plan.scopes.size(), 2u);
+  EXPECT_EQ(plan.scopes[0].kind, plan::ScopeKind::Workload);
+  EXPECT_EQ(plan.scopes[1].kind, plan::ScopeKind::Comm);
+  std::map<std::string, int> scope_of;
+  for (const plan::Rule& r : plan.rules) scope_of[r.name] = r.scope;
+  EXPECT_EQ(scope_of, (std::map<std::string, int>{{"everywhere", -1}, {"r", 0}, {"pythons", 1}}));
+  const std::string& src = c.generated.c_source;
+  EXPECT_NE(src.find("seam_scope_masks[3] = {};"), std::string::npos);
+  bool gated_exit = false;
+  for (const std::string& p : site_programs(src)) {
+    EXPECT_EQ(p.find("if (!seam_in_scope(tgid"), std::string::npos) << "a shared program returned early:\n"
+                                                                    << p;
+    if (p.find("/* rule ") == std::string::npos) continue;
+    gated_exit = true;
+    // Each scoped rule's check runs inside its slot's test; the host rule's runs for every process.
+    for (const char* rule : {"/* rule 1 */", "/* rule 2 */"}) {
+      size_t at = p.find(rule);
+      ASSERT_NE(at, std::string::npos) << p;
+      size_t test = p.rfind("if (seam_in_scope(tgid, ", at);
+      ASSERT_NE(test, std::string::npos) << rule << " in\n" << p;
+      EXPECT_EQ(p.substr(test, 26),
+                std::string("if (seam_in_scope(tgid, ") + (rule[8] == '1' ? "0" : "1") + ")")
+          << p;
+    }
+    size_t host = p.find("/* rule 0 */");
+    ASSERT_NE(host, std::string::npos);
+    EXPECT_EQ(p.rfind("seam_in_scope", host), std::string::npos) << p;
+  }
+  EXPECT_TRUE(gated_exit);
 }
 
 }  // namespace
