@@ -261,13 +261,18 @@ TEST(Hardening, AStalledStdoutDoesNotStallTheJsonFileBesideIt) {
   ASSERT_TRUE(seam.wait_for_notice("listening", listen, 60s)) << seam.stderr_text();
   caller->send_line("go");
   ASSERT_TRUE(caller->wait_for_line("done", 60s));
-  // Every call is in the JSON file but for those the ring itself dropped (counted apart).
+  // Every call is in the JSON file but for those the ring dropped and those the file's own queue
+  // dropped in the burst (each counted apart), and the file's queue drains while stdout's stays full.
   std::string body;
+  std::string json_series = "{output=\"json:" + dir.path() + "/out.jsonl\"";
   EXPECT_TRUE(wait_until(
       [&] {
         body = http_get("http://" + listen + "/metrics");
         long long ring_dropped = std::max(0LL, sample(body, "seam_rule_dropped_total{rule=\"every_sync\"}"));
-        return static_cast<long long>(seam.alerts("every_sync").size()) + ring_dropped >= kCalls;
+        long long json_dropped =
+            std::max(0LL, sample(body, "seam_output_dropped_total" + json_series + ",reason=\"queue_full\"}"));
+        return static_cast<long long>(seam.alerts("every_sync").size()) + ring_dropped + json_dropped >= kCalls &&
+               sample(body, "seam_output_queue_depth" + json_series + "}") == 0;
       },
       60s))
       << seam.alerts("every_sync").size() << " of " << kCalls << " in the JSON file\n"
