@@ -32,12 +32,30 @@ uint64_t CgroupResolver::walks() const {
   return walks_;
 }
 
+void CgroupResolver::refresh() {
+  std::lock_guard lock(mu_);
+  auto last = last_walk_;
+  bool walked = walked_;
+  walk_locked();
+  last_walk_ = last;  // a miss after this still walks (a cgroup made since)
+  walked_ = walked;
+}
+
+const std::string* CgroupResolver::path_locked(uint64_t cgroup_id) const {
+  if (auto it = paths_.find(cgroup_id); it != paths_.end()) return &it->second;
+  if (auto it = previous_.find(cgroup_id); it != previous_.end()) return &it->second;
+  return nullptr;
+}
+
 // Breadth-first over directories, by d_ino (on kernfs the inode number is the cgroup id), so no
-// stat per cgroup. Bounded by max_walk directories.
+// stat per cgroup. Bounded by max_walk directories. What the walk before saw moves to previous_:
+// a cgroup removed since is still known for one walk, and no further (ids are never reused).
 void CgroupResolver::walk_locked() {
   ++walks_;
   last_walk_ = std::chrono::steady_clock::now();
   walked_ = true;
+  previous_ = std::move(paths_);
+  paths_.clear();
   if (root_.empty()) return;
   struct stat st {};
   if (stat(root_.c_str(), &st) == 0) paths_[st.st_ino] = "/";
@@ -66,14 +84,14 @@ Identity CgroupResolver::resolve(uint64_t cgroup_id) {
     if (auto it = identities_.find(cgroup_id); it != identities_.end()) {
       id = it->second;
     } else {
-      auto path = paths_.find(cgroup_id);
-      if (path == paths_.end() &&
+      const std::string* path = path_locked(cgroup_id);
+      if (!path &&
           (!walked_ || std::chrono::steady_clock::now() - last_walk_ >= options_.min_walk_interval)) {
         walk_locked();
-        path = paths_.find(cgroup_id);
+        path = path_locked(cgroup_id);
       }
-      if (path == paths_.end()) return id;  // not cached: it may appear later
-      id = parse_cgroup_path(path->second);
+      if (!path) return id;  // not cached: it may appear later
+      id = parse_cgroup_path(*path);
       identities_[cgroup_id] = id;
     }
   }

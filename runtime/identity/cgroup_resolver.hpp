@@ -2,6 +2,10 @@
 // cgroup id → Identity, cached. A cgroup v2 id (what bpf_get_current_cgroup_id() returns) is the
 // inode number of the cgroup's directory in the cgroup2 filesystem, so an unknown id is found by
 // walking that filesystem once (bounded), which also caches every other cgroup seen on the way.
+// An alert is resolved after its event, and a container's cgroup goes with its last process: a
+// container that calls and exits at once is gone before a walk on the miss could see it. So
+// refresh() walks ahead of the alerts (seam run: before `ready`, then periodically), and a
+// cgroup stays known for one walk after its directory went.
 // Thread-safe: sinks call it from their delivery threads.
 #include <chrono>
 #include <cstdint>
@@ -31,16 +35,21 @@ class CgroupResolver {
 
   // Unknown ids (the cgroup is gone, or outside the root) give an Identity with no path.
   Identity resolve(uint64_t cgroup_id);
+  // Walks now, whatever the last walk: the cgroups that exist now are known to later resolves
+  // even once they are gone. Does not hold back the walk of a later miss.
+  void refresh();
   const std::string& root() const { return root_; }
   uint64_t walks() const;
 
  private:
   void walk_locked();
+  const std::string* path_locked(uint64_t cgroup_id) const;
 
   CgroupResolverOptions options_;
   std::string root_;
   mutable std::mutex mu_;
-  std::unordered_map<uint64_t, std::string> paths_;  // inode → path relative to root ("/a/b")
+  std::unordered_map<uint64_t, std::string> paths_;     // inode → path relative to root ("/a/b")
+  std::unordered_map<uint64_t, std::string> previous_;  // the walk before: cgroups since removed
   std::unordered_map<uint64_t, Identity> identities_;
   std::chrono::steady_clock::time_point last_walk_{};
   bool walked_ = false;

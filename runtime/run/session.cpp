@@ -26,6 +26,10 @@ namespace seam::runtime::session_detail {
 
 namespace {
 
+// How often the cgroup tree is walked ahead of alerts (one opendir per cgroup), so that the
+// cgroups made since are known even if they are gone by the time their alerts are resolved.
+constexpr int64_t kIdentityRefreshMs = 5000;
+
 uint64_t count_open_fds() {
   uint64_t n = 0;
   if (DIR* d = opendir("/proc/self/fd")) {
@@ -54,8 +58,8 @@ Session::Session(SessionOptions options) : options_(std::move(options)), librari
   CgroupResolverOptions identity_options;
   identity_options.pods = options_.pods;
   pods_reporter_ = std::make_unique<PodsReporter>(options_.pods, options_.pods_shown_url);
-  auto cgroups = std::make_shared<CgroupResolver>(std::move(identity_options));
-  context_.identify = [cgroups](Alert& a) {
+  cgroups_ = std::make_shared<CgroupResolver>(std::move(identity_options));
+  context_.identify = [cgroups = cgroups_](Alert& a) {
     Identity id = cgroups->resolve(a.cgroup);
     a.cgroup_path = std::move(id.cgroup_path);
     a.container_id = std::move(id.container_id);
@@ -285,6 +289,9 @@ SessionResult Session::run() {
                   {},
                   0});
   if (scope_) scope_scanned(scope_->scan());  // before `ready`: the processes already running
+  // The cgroups there are now, before any alert: a container that calls and exits at once takes
+  // its cgroup with it before its alert is resolved (cgroup_resolver.hpp).
+  cgroups_->refresh();
   result_.attach_ms = attach_ms_ = static_cast<double>(now_ms() - started);
   notice(Notice{plan::Severity::Info,
                 "ready",
@@ -339,6 +346,7 @@ SessionResult Session::run() {
   int64_t deadline = options_.duration_ms > 0 ? started + options_.duration_ms : 0;
   int64_t next_rescan = now_ms() + options_.rescan_ms, next_second = now_ms() + 1000;
   int64_t next_report = options_.report_ms > 0 ? now_ms() + options_.report_ms : 0;
+  int64_t next_identity_refresh = now_ms() + kIdentityRefreshMs;
   auto print_summary = [&] {
     std::string text = metrics_->summary(now_ms() * 1000000);
     for (auto& s : sinks_) s->flush();
@@ -387,6 +395,10 @@ SessionResult Session::run() {
       }
       for (auto& [path, unit] : units_) unit->every_second();
       symbols_.forget_exited(now, 10000);
+      if (now >= next_identity_refresh) {
+        cgroups_->refresh();
+        next_identity_refresh = now + kIdentityRefreshMs;
+      }
       if (next_report && now >= next_report) {
         print_summary();
         next_report = now + options_.report_ms;

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/identity/cgroup_resolver.hpp"
 #include "runtime/run/bpf_fill.hpp"
 #include "runtime/run/event_reader.hpp"
 #include "runtime/run/library_hub.hpp"
@@ -86,6 +87,7 @@ class Session {
   uint64_t retired_records_ = 0, retired_dropped_ = 0;
   double attach_ms_ = 0;
   std::unique_ptr<PodsReporter> pods_reporter_;
+  std::shared_ptr<CgroupResolver> cgroups_;  // alerts' container and pod identity
 };
 
 }  // namespace seam::runtime::session_detail

@@ -4,6 +4,7 @@
 // the rules keep to their pids, since syscall tracepoints see every process of the host.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <regex>
 #include <string>
 
@@ -15,9 +16,20 @@ namespace {
 
 using std::chrono::seconds;
 
+// The fixture's command line; an inference workload maps the fixture CUDA runtime first, so the
+// pack's `scope workload` rules see it.
+std::vector<std::string> pack_workload(const std::string& what, const std::string& arg, bool inference) {
+  std::string fixtures = SEAM_FIXTURE_DIR;
+  if (inference)
+    setenv("PACK_WORKLOAD_DLOPEN", (fixtures + "/libcudart.so.12").c_str(), 1);
+  else
+    unsetenv("PACK_WORKLOAD_DLOPEN");
+  return {fixtures + "/pack_workload", what, arg};
+}
+
 struct Workload {
-  Workload(const std::string& what, const std::string& arg)
-      : child({std::string(SEAM_FIXTURE_DIR) + "/pack_workload", what, arg}) {
+  Workload(const std::string& what, const std::string& arg, bool inference = false)
+      : child(pack_workload(what, arg, inference)), pid_(child.pid()) {
     EXPECT_TRUE(child.wait_for_line("ready", seconds(10)));
   }
   void run() {
@@ -25,7 +37,10 @@ struct Workload {
     EXPECT_TRUE(child.wait_for_line("done", seconds(30)));
     EXPECT_EQ(child.wait(), 0);
   }
+  // Still known once run() has reaped the child (Child::pid() is then -1, which no alert has).
+  pid_t pid() const { return pid_; }
   Child child;
+  pid_t pid_;
 };
 
 // "N probes attached for M rules": N and M of the ready notice.
@@ -68,7 +83,7 @@ TEST(Tuning, ADisabledPackRuleAttachesNothing) {
     whole = ready_counts(seam);
   }
   TempDir dir;
-  Workload loud("futex", "30");
+  Workload loud("futex", "30", true);  // in the pack's scope: only the disable holds its alert back
   SeamRun seam(dir.path(),
                {pack, dir.write("local/tune.seam", "disable rule futex_wait_slow\n"), "--listen", "off"});
   ASSERT_TRUE(seam.wait_for_notice("ready", "probes attached", seconds(60))) << seam.stderr_text();
@@ -78,20 +93,18 @@ TEST(Tuning, ADisabledPackRuleAttachesNothing) {
   // futex_wait_slow's two futex tracepoints are gone; syscall_slow's raw_syscalls stay.
   EXPECT_EQ(tuned.first, whole.first - 2) << seam.stderr_text();
   loud.run();
-  EXPECT_EQ(of_pid(seam.alerts("futex_wait_slow"), loud.child.pid()).size(), 0u);
+  EXPECT_EQ(of_pid(seam.alerts("futex_wait_slow"), loud.pid()).size(), 0u);
 }
 
-// Disabled after the merge of main: the as-shipped 30 ms wait does not alert within the deadline (the
-// exception and disable tests on the same rules pass); open, see the session note.
-TEST(Tuning, DISABLED_ARaisedThresholdStopsAFiveMillisecondWait) {
+TEST(Tuning, ARaisedThresholdStopsAFiveMillisecondWait) {
   SEAM_REQUIRE_ROOT();
   for (bool raised : {false, true}) {
     SCOPED_TRACE(raised ? "threshold 20ms" : "as shipped");
     TempDir dir;
     Workload five("futex", "5");
     Workload thirty("futex", "30");
-    std::vector<std::string> args = {
-        dir.write("pack.seam", futex_rules(five.child.pid(), thirty.child.pid())), "--listen", "off"};
+    std::vector<std::string> args = {dir.write("pack.seam", futex_rules(five.pid(), thirty.pid())),
+                                     "--listen", "off"};
     if (raised)
       args.push_back(dir.write("local/tune.seam", "override rule futex_wait_slow threshold 20ms\n"));
     SeamRun seam(dir.path(), args);
@@ -99,12 +112,21 @@ TEST(Tuning, DISABLED_ARaisedThresholdStopsAFiveMillisecondWait) {
     five.run();
     thirty.run();
     // The 30 ms wait alerts either way; once it has, the 5 ms one (before it) is settled too.
-    ASSERT_TRUE(wait_until(
-        [&] { return !of_pid(seam.alerts("futex_wait_slow"), thirty.child.pid()).empty(); }, seconds(10)))
+    ASSERT_TRUE(wait_until([&] { return !of_pid(seam.alerts("futex_wait_slow"), thirty.pid()).empty(); },
+                           seconds(10)))
         << seam.stderr_text();
-    ASSERT_TRUE(wait_until([&] { return !of_pid(seam.alerts("futex_control"), five.child.pid()).empty(); },
-                           seconds(10)));
-    EXPECT_EQ(of_pid(seam.alerts("futex_wait_slow"), five.child.pid()).size(), raised ? 0u : 1u);
+    ASSERT_TRUE(
+        wait_until([&] { return !of_pid(seam.alerts("futex_control"), five.pid()).empty(); }, seconds(10)));
+    // As shipped, the 5 ms wait alerts (main's join may add a wait over 1 ms on a busy host);
+    // with the threshold raised to 20 ms, nothing of five's does.
+    std::vector<nlohmann::json> of_five = of_pid(seam.alerts("futex_wait_slow"), five.pid());
+    bool five_ms_seen = std::any_of(of_five.begin(), of_five.end(), [](const nlohmann::json& a) {
+      return a["fields"].value("duration", 0LL) >= 5'000'000;
+    });
+    if (raised)
+      EXPECT_EQ(of_five.size(), 0u) << of_five.front().dump();
+    else
+      EXPECT_TRUE(five_ms_seen) << seam.stderr_text();
   }
 }
 
@@ -112,7 +134,7 @@ TEST(Tuning, AnExceptionByCommHoldsTheRuleBack) {
   SEAM_REQUIRE_ROOT();
   TempDir dir;
   Workload loud("futex", "30");
-  pid_t pid = loud.child.pid();
+  pid_t pid = loud.pid();
   SeamRun seam(dir.path(), {dir.write("pack.seam", futex_rules(pid, pid)),
                             dir.write("local/tune.seam",
                                       "override rule futex_wait_slow except comm == \"pack_workload\"\n"),
@@ -128,7 +150,7 @@ TEST(Tuning, DisableByTagOnTheCommandLine) {
   SEAM_REQUIRE_ROOT();
   TempDir dir;
   Workload loud("futex", "30");
-  pid_t pid = loud.child.pid();
+  pid_t pid = loud.pid();
   SeamRun seam(dir.path(),
                {dir.write("pack.seam", futex_rules(pid, pid)), "--disable", "tag:waits", "--listen", "off"});
   ASSERT_TRUE(seam.wait_for_notice("ready", "probes attached", seconds(60))) << seam.stderr_text();

@@ -62,9 +62,13 @@ void SeamRun::signal(int sig) const {
   if (pid_ > 0) kill(pid_, sig);
 }
 
+// Exited seam stays a zombie until stop() reaps it, and kill(pid, 0) succeeds on a zombie; waitid
+// with WNOWAIT sees the exit without reaping (waitpid rejects WNOWAIT with EINVAL).
 bool SeamRun::running() const {
   if (pid_ <= 0) return false;
-  return waitpid(pid_, nullptr, WNOHANG | WNOWAIT) == 0 || kill(pid_, 0) == 0;
+  siginfo_t info{};
+  if (waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) != 0) return false;
+  return info.si_pid != pid_;
 }
 
 int SeamRun::stop() {

@@ -2,9 +2,16 @@
 // declares, and a broken file comes back with its first error naming file and line.
 #include <gtest/gtest.h>
 
+#include <poll.h>
+#include <sys/inotify.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "cli/compile_rules.hpp"
 #include "cli/compile_unit.hpp"
@@ -57,22 +64,44 @@ TEST(CompileUnit, ABrokenFileNamesFileAndLineAndKeepsItsHash) {
 namespace seam::cli {
 namespace {
 
-// A unit's hash is that of the text it was compiled from, not of a second read of the file. A
-// file whose every read differs shows it: /proc/self/io reports a size of 0 (so the loader reads
-// nothing) while a plain read returns its counters.
-// Disabled after the merge of main: rule files are now hashed only when regular (a FIFO or a
-// device is refused unread), so the /proc/self/io link this test reads twice hashes as empty;
-// the hash is still taken from the text compiled (compile_unit.cpp). Needs a new way to make
-// two reads differ; see the session note.
-TEST(CompileUnit, DISABLED_TheHashIsOfTheExactTextCompiled) {
-  test::TempDir dir;
-  std::string link = dir.path() + "/io.seam";
-  ASSERT_EQ(symlink("/proc/self/io", link.c_str()), 0);
-  ASSERT_NE(build::hash_file(link), build::ContentHash().add("").hex()) << "the second read is not empty";
-  UnitOptions options;
-  options.allow_insecure_rules = true;
-  runtime::UnitCompileResult r = compile_unit(link, options);
-  EXPECT_EQ(r.hash, build::ContentHash().add("").hex()) << r.diagnostics;
+// A unit's hash is that of the text it was compiled from, not of a second read of the file: the
+// file is rewritten as soon as the loader has read it (its close wakes an editor thread), and the
+// unit must come back with the first version's diagnostics and the first version's hash, while
+// the file on disk hashes as the second. A rewrite that comes only after compile_unit returned
+// proves nothing, and that try is made again.
+TEST(CompileUnit, TheHashIsOfTheExactTextCompiled) {
+  const std::string first = "use cuda\n\nrule seq\n    on cudaMalloc\n    alert info \"v1 {first}\"\n";
+  const std::string second = "use cuda\n\nrule seq\n    on cudaMalloc\n    alert info \"v2 {second}\"\n";
+  bool in_time = false;
+  for (int attempt = 0; attempt < 5 && !in_time; ++attempt) {
+    test::TempDir dir;
+    std::string path = dir.write("edited.seam", first);
+    int watch = inotify_init1(IN_CLOEXEC);
+    ASSERT_GE(watch, 0) << std::strerror(errno);
+    ASSERT_GE(inotify_add_watch(watch, path.c_str(), IN_CLOSE_NOWRITE), 0) << std::strerror(errno);
+    std::atomic<bool> returned{false}, read_seen{false}, late{false};
+    std::thread editor([&] {
+      pollfd p{watch, POLLIN, 0};
+      char event[4096];
+      if (poll(&p, 1, 30'000) != 1 || read(watch, event, sizeof event) <= 0) return;
+      read_seen = true;  // the loader read the file and closed it
+      late = returned.load();
+      std::ofstream(path, std::ios::trunc) << second;
+    });
+    UnitOptions options;
+    options.allow_insecure_rules = true;  // a test's temp dir
+    runtime::UnitCompileResult r = compile_unit(path, options);
+    returned = true;
+    editor.join();
+    close(watch);
+    ASSERT_TRUE(read_seen) << "compile_unit never read " << path;
+    ASSERT_EQ(build::hash_file(path), build::ContentHash().add(second).hex()) << "the file was not rewritten";
+    if (late) continue;
+    in_time = true;
+    EXPECT_EQ(r.error, path + ":5:21: error[E0503]: unknown field '{first}' in the message") << r.diagnostics;
+    EXPECT_EQ(r.hash, build::ContentHash().add(first).hex());
+  }
+  EXPECT_TRUE(in_time) << "the file was rewritten only after compile_unit returned, five times";
 }
 
 }  // namespace

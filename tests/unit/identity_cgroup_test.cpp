@@ -148,6 +148,39 @@ TEST(IdentityCgroup, UnknownIdsGiveNoPathAndWalksAreRateLimited) {
   EXPECT_EQ(resolver.walks(), 1u);
 }
 
+// A container that calls and exits at once: its cgroup is gone before its alert is resolved. A
+// refresh made while it existed still names it; two walks later it is forgotten.
+TEST(IdentityCgroup, ARefreshedCgroupIsStillKnownOnceRemoved) {
+  REQUIRE_ROOT_FOR_CGROUPS();
+  Cgroup2 fs;
+  ASSERT_FALSE(fs.root().empty());
+  std::string base = "/seam-identity-gone-" + std::to_string(getpid());
+  std::string rel = base + "/" + kId;
+  uint64_t id = 0;
+  CgroupResolver resolver(CgroupResolverOptions{fs.root(), 200'000, 60s, nullptr});
+  {
+    TestCgroup cgroup(fs.root(), rel);
+    id = cgroup.id();
+    resolver.refresh();
+  }
+  ASSERT_FALSE(std::filesystem::exists(fs.root() + rel));
+  Identity gone = resolver.resolve(id);
+  EXPECT_EQ(gone.cgroup_path, rel);
+  EXPECT_EQ(gone.container_id, kId);
+  EXPECT_EQ(resolver.walks(), 1u);  // the refresh's: the resolve found it without walking
+
+  CgroupResolver later(CgroupResolverOptions{fs.root(), 200'000, 60s, nullptr});
+  {
+    TestCgroup cgroup(fs.root(), rel);
+    id = cgroup.id();
+    later.refresh();
+  }
+  later.refresh();  // the removed cgroup is now only in the walk before
+  later.refresh();  // ... and now in neither
+  EXPECT_EQ(later.resolve(id).cgroup_path, "");
+  EXPECT_EQ(later.walks(), 4u);  // a refresh does not hold back the walk of a miss
+}
+
 std::string pod_list(const std::vector<std::array<std::string, 3>>& pods) {
   std::string s = R"({"kind":"PodList","apiVersion":"v1","metadata":{},"items":[)";
   for (size_t k = 0; k < pods.size(); ++k) {
