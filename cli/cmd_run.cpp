@@ -359,7 +359,6 @@ int run(RunFlags& flags) {
   session.duration_ms = static_cast<int64_t>(flags.duration_s * 1000);
   session.alert_repeat_ms = static_cast<int64_t>(flags.alert_repeat_s * 1000);
   session.stop = &g_stop;
-  session.exec_notice_rule = codegen::kExecNoticeRule;
   session.listen = flags.listen == "off" || flags.listen == "none" ? "" : flags.listen;
   session.listen_required = flags.listen_given;
   // Ad-hoc runs, and runs on a terminal, end with the metrics' summary, as bpftrace does.

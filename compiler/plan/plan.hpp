@@ -11,6 +11,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "compiler/plan/hist_layout.hpp"
+#include "compiler/plan/record_header.hpp"
 
 namespace seam::plan {
 
@@ -86,18 +87,7 @@ inline constexpr uint32_t kStackCopyRegs = 8;
 inline constexpr uint32_t kStackCopyHeader = 16 + 8 * kStackCopyRegs;
 inline constexpr uint32_t kStackCopyChunk = 4096;  // one page: a read never crosses the stack's top
 
-// Every record starts with this header (bpf-templates/seam_record.h), then the rule's fields.
-// struct seam_record_header { u32 rule_id; u32 size; u64 time_ns; u32 pid; u32 tid; u64 cgroup; char
-// comm[16]; }
-inline constexpr uint32_t kRecordHeaderSize = 48;
-// Every rule file's object writes into one ring buffer shared by `seam run` (docs/operations.md):
-// the header's rule_id carries the writing unit's tag in its high bits (seam_unit_tag, set at load).
-inline constexpr uint32_t kUnitTagShift = 16;
-inline constexpr uint32_t kRuleIdMask = (1u << kUnitTagShift) - 1;
-inline constexpr uint32_t unit_tag_of(uint32_t raw_rule_id) {
-  return raw_rule_id >> kUnitTagShift;
-}
-
+// A rule's record: the header (record_header.hpp), then these fields.
 struct Record {
   uint32_t rule_id = 0;
   uint32_t size = 0;  // header + fields, 8-byte aligned

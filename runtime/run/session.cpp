@@ -64,7 +64,6 @@ Session::Session(SessionOptions options) : options_(std::move(options)), librari
     a.pod_namespace = std::move(id.pod_namespace);
   };
   context_.libraries = &libraries_;
-  context_.exec_notice_rule = options_.exec_notice_rule;
   // A new process maps its libraries after exec, so it is scanned a little later, twice (once
   // however many units saw the exec).
   context_.on_exec = [this](pid_t pid) {
@@ -113,16 +112,13 @@ bool Session::open_ring(std::string* error) {
 }
 
 void Session::on_record(std::span<const uint8_t> bytes) {
-  if (bytes.size() < 4) return;  // no rule id: no unit to hand it to
-  uint32_t raw = 0;
-  std::memcpy(&raw, bytes.data(), 4);
+  namespace header = plan::record_header;
+  if (bytes.size() < header::kRuleId.end()) return;  // no rule id: no unit to hand it to
+  const auto raw = plan::read_header<uint32_t>(bytes, header::kRuleId);
   std::optional<pid_t> pid;  // the header's tgid
-  if (bytes.size() >= 20) {
-    uint32_t tgid = 0;
-    std::memcpy(&tgid, bytes.data() + 16, 4);
-    pid = static_cast<pid_t>(tgid);
-  }
-  if (raw == context_.exec_notice_rule) {
+  if (bytes.size() >= header::kPid.end())
+    pid = static_cast<pid_t>(plan::read_header<uint32_t>(bytes, header::kPid));
+  if (raw == plan::kExecNoticeRuleId) {
     ++exec_records_;
     if (pid && context_.on_exec) context_.on_exec(*pid);
     return;
