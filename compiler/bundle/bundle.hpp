@@ -25,7 +25,8 @@ inline constexpr char kMagic[8] = {'S', 'E', 'A', 'M', 'B', 'N', 'D', 'L'};
 // header, the map and read-only variable names the loader sets (seam_events, seam_drops,
 // seam_unit_tag, seam_wakeup_bytes) and the exec-notice rule id. Raise it whenever one of them
 // changes incompatibly; a bundle with another value is refused, never half-run.
-inline constexpr int kEngineAbi = 1;
+inline constexpr int kEngineAbi =
+    2;  // 2: message holes and `with` items carry their resolved value (plan::ValueRef)
 
 struct Source {
   std::string path;  // as given to `seam build`

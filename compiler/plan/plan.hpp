@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -94,9 +95,29 @@ struct Record {
   std::vector<Field> fields;
 };
 
+// Values every record carries in its header (record_header.hpp; time is time_ns as wall-clock
+// time), which a message hole or a `with` item may name: the one list of them.
+enum class HeaderValue { None, Pid, Tid, Comm, Cgroup, Time };
+HeaderValue header_value_named(std::string_view name);  // None for any other name
+
+// What a message hole or a `with` item prints, resolved once when the plan is made: the rule's
+// record field at index `field` (into Record::fields, as into DecodedRecord::fields), else the
+// header value `header`, else nothing a record carries (a windowed rule's {value} and labels,
+// which user space finds by name).
+struct ValueRef {
+  int field = -1;
+  HeaderValue header = HeaderValue::None;
+};
+
 struct MessagePart {
   bool is_field = false;
-  std::string text;  // literal text, or the field name to print
+  std::string text;  // literal text, or the hole's name (printed as "{name}" when unresolved)
+  ValueRef ref;      // a hole's value
+};
+
+struct WithItem {
+  std::string name;  // as written: "size", "ustack", "cgroup"
+  ValueRef ref;
 };
 
 enum class Severity { Info, Warning, Error, Critical };
@@ -109,8 +130,8 @@ struct Rule {
   Severity severity = Severity::Warning;
   std::string event;  // "cuda.stream_sync"
   std::vector<MessagePart> message;
-  std::vector<std::string> with;  // fields shown with the alert, in order
-  int64_t limit_count = 0;        // 0: no limit
+  std::vector<WithItem> with;  // values shown with the alert, in order
+  int64_t limit_count = 0;     // 0: no limit
   int64_t limit_per_ns = 0;
   // `limit ... per process`: the count is kept per process (pid, the thread group) instead of
   // per rule; windowed rules only when their metric is `by pid` (lowering decides).
@@ -235,7 +256,14 @@ struct Plan {
   std::map<std::string, std::map<int64_t, std::string>> enums;
 };
 
+// Sets the ref of every message hole and `with` item of `rule` by its name, against the rule's
+// record (nullptr when it has none, as a windowed rule): lowering does it once for every rule,
+// and so does a test that makes a plan by hand.
+void resolve_values(Rule& rule, const Record* record);
+void resolve_values(Plan& plan);
+
 const char* to_string(AttachKind k);
+const char* to_string(HeaderValue v);
 const char* to_string(ScopeKind k);
 const char* to_string(Feature f);
 const char* to_string(FieldType t);
