@@ -134,11 +134,11 @@ void Session::on_record(std::span<const uint8_t> bytes) {
 // churn); a cgroup selector whose directory went away is named once, and the rest runs on.
 void Session::scope_scanned(const std::vector<std::string>& entered) {
   for (const std::string& who : entered)
-    notice(Notice{plan::Severity::Info, "scope-entered", who + " is in scope", {}, 0});
+    notice(Notice{plan::Severity::Info, notice_id(NoticeKind::ScopeEntered), who + " is in scope", {}, 0});
   for (const std::string& cgroup : scope_->vanished_cgroups())
     notice(
         Notice{plan::Severity::Warning,
-               "scope-cgroup-gone",
+               notice_id(NoticeKind::ScopeCgroupGone),
                "cgroup " + cgroup + " no longer exists: rules scoped to it see no process; the others run on",
                {},
                0});
@@ -222,7 +222,7 @@ SessionResult Session::run() {
   int64_t started = now_ms();
   std::string ring_error;
   if (!open_ring(&ring_error)) {
-    notice(Notice{plan::Severity::Error, "load-failed", ring_error, {}, 0});
+    notice(Notice{plan::Severity::Error, notice_id(NoticeKind::LoadFailed), ring_error, {}, 0});
     for (auto& s : sinks_) s->flush();
     result_.exit_code = 1;
     return result_;
@@ -233,7 +233,7 @@ SessionResult Session::run() {
   scope_ = std::make_unique<ScopeKeeper>(options_.cgroup);
   if (!scope_->error().empty()) {
     notice(Notice{plan::Severity::Warning,
-                  "scope-unavailable",
+                  notice_id(NoticeKind::ScopeUnavailable),
                   scope_->error() + "; every rule runs host-wide",
                   {},
                   0});
@@ -255,7 +255,7 @@ SessionResult Session::run() {
     std::unique_ptr<RuleUnit> unit =
         clash ? nullptr : RuleUnit::start(std::move(build), context_, &error, &loaded[i], tags[i]);
     if (!unit) {
-      notice(Notice{plan::Severity::Error, "load-failed", error, {}, 0});
+      notice(Notice{plan::Severity::Error, notice_id(NoticeKind::LoadFailed), error, {}, 0});
       for (auto& [p, u] : units_) u->stop();
       for (auto& s : sinks_) s->flush();
       result_.exit_code = 1;
@@ -275,7 +275,7 @@ SessionResult Session::run() {
   // periodic rescan still finds them, only later.
   if (!follows_exec && !units_.empty())
     notice(Notice{plan::Severity::Warning,
-                  "exec-notices-unavailable",
+                  notice_id(NoticeKind::ExecNoticesUnavailable),
                   "cannot follow exec (sched:sched_process_exec); new processes are found by rescans every " +
                       std::to_string(options_.rescan_ms) + " ms",
                   {},
@@ -283,7 +283,7 @@ SessionResult Session::run() {
   if (scope_) scope_scanned(scope_->scan());  // before `ready`: the processes already running
   result_.attach_ms = attach_ms_ = static_cast<double>(now_ms() - started);
   notice(Notice{plan::Severity::Info,
-                "ready",
+                notice_id(NoticeKind::Ready),
                 std::to_string(probes) + " probes attached for " + std::to_string(rules) + " rules in " +
                     std::to_string(static_cast<int64_t>(result_.attach_ms)) + " ms",
                 {},
@@ -299,7 +299,7 @@ SessionResult Session::run() {
   if (!options_.listen.empty()) {
     if (auto error = metrics_->listen(options_.listen); error && options_.listen_required) {
       notice(Notice{plan::Severity::Error,
-                    "metrics-unavailable",
+                    notice_id(NoticeKind::MetricsUnavailable),
                     "cannot serve metrics on " + options_.listen + " (--listen): " + *error,
                     {},
                     0});
@@ -309,24 +309,31 @@ SessionResult Session::run() {
       return result_;
     } else if (error)
       notice(Notice{plan::Severity::Warning,
-                    "metrics-unavailable",
+                    notice_id(NoticeKind::MetricsUnavailable),
                     "cannot serve metrics on " + options_.listen + ": " + *error,
                     {},
                     0});
     else
-      notice(Notice{
-          plan::Severity::Info, "listening", "metrics on http://" + options_.listen + "/metrics", {}, 0});
+      notice(Notice{plan::Severity::Info,
+                    notice_id(NoticeKind::Listening),
+                    "metrics on http://" + options_.listen + "/metrics",
+                    {},
+                    0});
   }
   if (options_.drop_capabilities && geteuid() == 0) {
     if (auto error = drop_capabilities())
-      notice(Notice{plan::Severity::Warning, "privileges", "cannot drop capabilities: " + *error, {}, 0});
+      notice(Notice{plan::Severity::Warning,
+                    notice_id(NoticeKind::Privileges),
+                    "cannot drop capabilities: " + *error,
+                    {},
+                    0});
   }
   metrics_->tick(now_ms() * 1000000, emit_user_space);  // the empty baseline windows start from
   if (options_.watch && !options_.rule_paths.empty() && options_.compile_unit) {
     watcher_ = std::make_unique<RulesWatcher>(options_.rule_paths);
     if (!watcher_->error().empty())
       notice(Notice{plan::Severity::Warning,
-                    "watch-unavailable",
+                    notice_id(NoticeKind::WatchUnavailable),
                     "cannot watch the rule files (" + watcher_->error() + "); reload with SIGHUP",
                     {},
                     0});
@@ -344,7 +351,8 @@ SessionResult Session::run() {
   while (!(options_.stop && options_.stop->load()) && !(deadline && now_ms() >= deadline)) {
     wait_and_consume(options_.poll_ms);
     if (options_.finished && options_.finished()) {
-      notice(Notice{plan::Severity::Info, "target-exited", "the command exited; stopping", {}, 0});
+      notice(Notice{
+          plan::Severity::Info, notice_id(NoticeKind::TargetExited), "the command exited; stopping", {}, 0});
       break;
     }
     int64_t now = now_ms();
@@ -375,7 +383,7 @@ SessionResult Session::run() {
       // --pid: like bpftrace -p, the run ends with its process.
       if (options_.pid && ::kill(*options_.pid, 0) != 0 && errno == ESRCH) {
         notice(Notice{plan::Severity::Info,
-                      "target-exited",
+                      notice_id(NoticeKind::TargetExited),
                       "process " + std::to_string(*options_.pid) + " exited; stopping",
                       {},
                       0});
@@ -419,7 +427,7 @@ SessionResult Session::run() {
   result_.records = retired_records_;
   result_.dropped = retired_dropped_;
   notice(Notice{plan::Severity::Info,
-                "stopped",
+                notice_id(NoticeKind::Stopped),
                 "detached " + std::to_string(links) + " probes in " +
                     std::to_string(static_cast<int64_t>(result_.detach_ms)) + " ms; " +
                     std::to_string(result_.records) + " records, " + std::to_string(result_.dropped) +
