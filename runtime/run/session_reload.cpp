@@ -81,7 +81,8 @@ void Session::reload_failed(const std::string& path, const std::string& hash, co
   failed_[path] = hash;
   std::cerr << "seam run: reload of " << path << " failed; its previous version keeps running\n";
   if (!diagnostics.empty()) std::cerr << diagnostics;
-  if (!message.empty() && diagnostics.find(message) == std::string::npos) std::cerr << message << "\n";
+  // A unit that printed diagnostics is reported by one of their lines (cli/compile_unit.cpp).
+  if (!message.empty() && diagnostics.empty()) std::cerr << message << "\n";
   notice(Notice{plan::Severity::Error,
                 notice_id(NoticeKind::ReloadFailed),
                 message + (units_.count(path) ? " (the previous version keeps running)" : ""),
