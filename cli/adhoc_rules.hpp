@@ -18,7 +18,8 @@ class AdhocRules {
   ~AdhocRules();
 
   // Writes `text` as NAME.seam (with a `use` line added when it has none); the path, or an error.
-  Result<std::string> add(const std::string& name, std::string text, const std::vector<std::string>& stdlib_dirs);
+  Result<std::string> add(const std::string& name, std::string text,
+                          const std::vector<std::string>& stdlib_dirs);
 
  private:
   std::string dir_;
