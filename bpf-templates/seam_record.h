@@ -1,6 +1,8 @@
 /* seam: the record every rule emits starts with this header, followed by the rule's fields
- * (layout in the probe plan, compiler/plan/plan.hpp: kRecordHeaderSize == 48). Also the ring
- * buffer, the per-rule drop counters and the reserve/submit pair every program uses. */
+ * (their layout is in the probe plan). The user-space side reads the header through the table
+ * in compiler/plan/record_header.hpp, which a unit test compiles against this struct
+ * (tests/unit/build_record_header_test.cpp): change both together. Also the ring buffer, the
+ * per-rule drop counters and the reserve/submit pair every program uses. */
 #pragma once
 
 struct seam_record_header {
@@ -12,7 +14,6 @@ struct seam_record_header {
   __u64 cgroup;
   char comm[16];
 };
-_Static_assert(sizeof(struct seam_record_header) == 48, "must match plan::kRecordHeaderSize");
 
 /* Sizes are placeholders: the loader sets seam_events to plan.ringbuf_bytes and seam_drops to
  * the number of rules before loading. */

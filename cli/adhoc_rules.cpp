@@ -67,13 +67,12 @@ std::vector<std::string> modules_named_by(const std::string& text,
   return out;
 }
 
-std::optional<std::string> AdhocRules::add(const std::string& name, std::string text,
-                                           const std::vector<std::string>& stdlib_dirs, std::string* error) {
+Result<std::string> AdhocRules::add(const std::string& name, std::string text,
+                                    const std::vector<std::string>& stdlib_dirs) {
   if (dir_.empty()) {
     std::string pattern = (std::filesystem::temp_directory_path() / "seam-adhoc-XXXXXX").string();
     if (!mkdtemp(pattern.data())) {
-      *error = std::string("cannot create a directory for the rule text: ") + std::strerror(errno);
-      return std::nullopt;
+      return Error{std::string("cannot create a directory for the rule text: ") + std::strerror(errno)};
     }
     dir_ = pattern;
   }
@@ -89,9 +88,9 @@ std::optional<std::string> AdhocRules::add(const std::string& name, std::string 
   std::string path = dir_ + "/" + name + ".seam";
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0 || ::write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size())) {
-    *error = "cannot write " + path + ": " + std::strerror(errno);
+    Error error{"cannot write " + path + ": " + std::strerror(errno)};
     if (fd >= 0) ::close(fd);
-    return std::nullopt;
+    return error;
   }
   ::close(fd);
   files_.push_back(path);

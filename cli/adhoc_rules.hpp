@@ -3,9 +3,10 @@
 // written to a private directory (mode 0700, removed at exit) so that the run's rule units, the
 // reload watcher and the rule-file safety check see an ordinary file. A one-liner needs no `use`:
 // the modules that declare the events, aliases and states its words name are used for it.
-#include <optional>
 #include <string>
 #include <vector>
+
+#include "compiler/diag/result.hpp"
 
 namespace seam::cli {
 
@@ -17,8 +18,8 @@ class AdhocRules {
   ~AdhocRules();
 
   // Writes `text` as NAME.seam (with a `use` line added when it has none); the path, or an error.
-  std::optional<std::string> add(const std::string& name, std::string text,
-                                 const std::vector<std::string>& stdlib_dirs, std::string* error);
+  Result<std::string> add(const std::string& name, std::string text,
+                          const std::vector<std::string>& stdlib_dirs);
 
  private:
   std::string dir_;

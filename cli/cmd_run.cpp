@@ -120,11 +120,10 @@ int64_t report_ms(const std::string& text) {
 bool add_adhoc_rules(RunFlags& flags, AdhocRules& adhoc) {
   std::vector<std::string> stdlib = check::default_stdlib_dirs();
   stdlib.insert(stdlib.end(), flags.compile.extra_stdlib_dirs.begin(), flags.compile.extra_stdlib_dirs.end());
-  std::string error;
   for (size_t i = 0; i < flags.expressions.size(); ++i) {
-    auto path = adhoc.add("command-line-" + std::to_string(i + 1), flags.expressions[i], stdlib, &error);
+    auto path = adhoc.add("command-line-" + std::to_string(i + 1), flags.expressions[i], stdlib);
     if (!path) {
-      std::cerr << "seam run: -e: " << error << "\n";
+      std::cerr << "seam run: -e: " << path.error() << "\n";
       return false;
     }
     flags.compile.paths.push_back(*path);
@@ -132,9 +131,9 @@ bool add_adhoc_rules(RunFlags& flags, AdhocRules& adhoc) {
   for (std::string& p : flags.compile.paths) {
     if (p != "-") continue;
     std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-    auto path = adhoc.add("stdin", std::move(text), stdlib, &error);
+    auto path = adhoc.add("stdin", std::move(text), stdlib);
     if (!path) {
-      std::cerr << "seam run: -: " << error << "\n";
+      std::cerr << "seam run: -: " << path.error() << "\n";
       return false;
     }
     p = *path;
@@ -359,7 +358,6 @@ int run(RunFlags& flags) {
   session.duration_ms = static_cast<int64_t>(flags.duration_s * 1000);
   session.alert_repeat_ms = static_cast<int64_t>(flags.alert_repeat_s * 1000);
   session.stop = &g_stop;
-  session.exec_notice_rule = codegen::kExecNoticeRule;
   session.listen = flags.listen == "off" || flags.listen == "none" ? "" : flags.listen;
   session.listen_required = flags.listen_given;
   // Ad-hoc runs, and runs on a terminal, end with the metrics' summary, as bpftrace does.

@@ -44,11 +44,16 @@ CompiledRules compile_rules(const CompileOptions& options, std::ostream& err) {
     for (const std::string& u : out.lowered.unsupported) err << "seam: note: " << u << "\n";
     out.generated = codegen::generate(out.lowered, options.codegen);
   } catch (const std::logic_error& e) {  // a bug in seam: refuse the program rather than run it
-    err << "seam: error: internal error: " << e.what() << "\n";
+    out.internal_error = std::string("seam: error: internal error: ") + e.what();
+    err << out.internal_error << "\n";
     return out;
   }
   out.ok = true;
   return out;
+}
+
+std::string clang_error_line(const build::ClangError& e) {
+  return e.file + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) + ": error: " + e.message;
 }
 
 build::BuildResult build_rules(const CompiledRules& rules, std::ostream& err) {
@@ -58,8 +63,7 @@ build::BuildResult build_rules(const CompiledRules& rules, std::ostream& err) {
   build::BuildResult result = build::build_object(rules.generated.c_source, options);
   if (!result.ok) {
     if (!result.error.empty()) err << "seam: cannot build the BPF program: " << result.error << "\n";
-    for (const build::ClangError& e : result.errors)
-      err << e.file << ":" << e.line << ":" << e.column << ": error: " << e.message << "\n";
+    for (const build::ClangError& e : result.errors) err << clang_error_line(e) << "\n";
     if (result.errors.empty() && !result.clang_stderr.empty()) err << result.clang_stderr;
     if (!result.command.empty())
       err << "seam: the clang command was: " << result.command

@@ -41,8 +41,12 @@ struct CompiledRules {
   check::Program program;
   plan::Program lowered;
   codegen::Generated generated;
-  bool ok = false;  // false: diagnostics were printed to `err`
+  bool ok = false;             // false: diagnostics were printed to `err`
+  std::string internal_error;  // the line printed when lowering or codegen met a bug in seam
 };
+
+// "rules/x.seam:7:3: error: ..." as build_rules() prints a clang error.
+std::string clang_error_line(const build::ClangError& e);
 
 // Prints diagnostics (text form) and lowering limits to `err`. Warnings do not stop it.
 CompiledRules compile_rules(const CompileOptions& options, std::ostream& err);

@@ -3,18 +3,24 @@
 #include <sstream>
 
 #include "compiler/build/content_hash.hpp"
+#include "compiler/diag/render.hpp"
 #include "runtime/safety/rule_file_safety.hpp"
 
 namespace seam::cli {
 
 namespace {
 
-// The first error line of rendered diagnostics ("file:line:col: error[E...]: ..."), else all.
-std::string first_error(const std::string& text) {
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);)
-    if (line.find(": error") != std::string::npos) return line;
-  std::string all = text;
+// The line a unit that failed is reported by, from what failed (never by searching the printed
+// text): the first error diagnostic ("file:line:col: error[E...]: ..."), else the compiler's
+// internal error, else clang's first error, else everything printed (an unsafe file's reason).
+// It is always a line of `printed` when `printed` is not empty (session_reload.cpp relies on it).
+std::string first_error(const CompiledRules& rules, const build::BuildResult& built,
+                        const std::string& printed) {
+  for (const diag::Diagnostic& d : rules.program.diagnostics.all())
+    if (d.severity == diag::Severity::Error) return diag::render_headline(d);
+  if (!rules.internal_error.empty()) return rules.internal_error;
+  if (!built.errors.empty()) return clang_error_line(built.errors.front());
+  std::string all = printed;
   while (!all.empty() && all.back() == '\n') all.pop_back();
   return all;
 }
@@ -57,7 +63,7 @@ runtime::UnitCompileResult compile_unit(const std::string& path, const UnitOptio
   if (rules.ok) built = build_rules(rules, err);
   out.diagnostics = err.str();
   if (!rules.ok || !built.ok) {
-    out.error = first_error(out.diagnostics);
+    out.error = first_error(rules, built, out.diagnostics);
     if (out.error.empty()) out.error = path + ": cannot compile";
     if (exit_code) *exit_code = code;
     return out;

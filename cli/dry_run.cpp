@@ -55,12 +55,11 @@ class Checker {
       return s;
     }
     if (a.kind == plan::AttachKind::Tracepoint) {
-      std::string error;
-      std::string root = runtime::ensure_tracefs(&error);
+      auto root = runtime::ensure_tracefs();
       struct stat st {};
-      if (root.empty())
-        s.unavailable = "no tracefs: " + error;
-      else if (::stat((root + "/events/" + a.category + "/" + a.name).c_str(), &st) != 0)
+      if (!root)
+        s.unavailable = "no tracefs: " + root.error();
+      else if (::stat((*root + "/events/" + a.category + "/" + a.name).c_str(), &st) != 0)
         s.unavailable = "this kernel has no tracepoint " + a.category + ":" + a.name;
       return s;
     }

@@ -8,7 +8,6 @@
 #include "cli/routes.hpp"
 #include "compiler/build/content_hash.hpp"
 #include "compiler/bundle/bundle.hpp"
-#include "compiler/codegen/generate.hpp"
 #include "runtime/load/task_storage_probe.hpp"
 #include "runtime/run/session.hpp"
 #include "runtime/safety/rule_file_safety.hpp"
@@ -71,7 +70,6 @@ int run_bundle(BundleRun run) {
   session.sinks = std::move(run.sinks);
   session.duration_ms = static_cast<int64_t>(run.duration_s * 1000);
   session.stop = run.stop;
-  session.exec_notice_rule = codegen::kExecNoticeRule;
   session.listen = run.listen;
   session.pods = std::move(run.pods);
   session.pods_shown_url = std::move(run.pods_shown_url);

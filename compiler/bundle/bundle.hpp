@@ -25,7 +25,9 @@ inline constexpr char kMagic[8] = {'S', 'E', 'A', 'M', 'B', 'N', 'D', 'L'};
 // header, the map and read-only variable names the loader sets (seam_events, seam_drops,
 // seam_unit_tag, seam_wakeup_bytes) and the exec-notice rule id. Raise it whenever one of them
 // changes incompatibly; a bundle with another value is refused, never half-run.
-inline constexpr int kEngineAbi = 2;  // 2: per-rule scopes (Plan::scopes, seam_scope_masks)
+// 2: message holes and `with` items carry their resolved value (plan::ValueRef);
+// 3: per-rule scopes (Plan::scopes, seam_scope_masks).
+inline constexpr int kEngineAbi = 3;
 
 struct Source {
   std::string path;  // as given to `seam build`

@@ -331,7 +331,7 @@ Generated generate(const plan::Program& program, const Options& options) {
   bool py_gil = !program.plan.memory_readers.empty();
   std::string body = sites(program, options);
   if (options.exec_notices)
-    body += fragment("exec_notice.c.tmpl", {{"rule_id", std::to_string(kExecNoticeRule) + "U"}});
+    body += fragment("exec_notice.c.tmpl", {{"rule_id", std::to_string(plan::kExecNoticeRuleId) + "U"}});
   if (scoped(program, options)) body += fragment("scope_follow.c.tmpl", {});
   Generated g;
   g.c_source = number_line_resets(fragment(

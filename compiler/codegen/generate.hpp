@@ -12,8 +12,6 @@
 namespace seam::codegen {
 
 inline constexpr const char* kGeneratedFile = "seam.bpf.c";
-// Record id of the exec notices the runtime uses to find new processes' libraries.
-inline constexpr uint32_t kExecNoticeRule = 0xffffffffu;
 
 struct Options {
   uint32_t target_pid = 0;     // --pid: only this process (0: all)

@@ -110,6 +110,10 @@ const char* to_string(Severity s) {
   return "?";
 }
 
+std::string render_headline(const Diagnostic& d) {
+  return location(d) + ": " + to_string(d.severity) + "[" + std::string(code_id(d.code)) + "]: " + d.message;
+}
+
 std::string render_text(const Diagnostics& diags, bool color) {
   std::string out;
   for (const Diagnostic& d : diags.all()) {

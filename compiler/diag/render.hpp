@@ -18,6 +18,9 @@ namespace seam::diag {
 // `color` adds ANSI colours to the severity and the underline.
 std::string render_text(const Diagnostics& diags, bool color = false);
 
+// A diagnostic's first line in render_text: "rules/a.seam:3:8: error[E0103]: unknown event ..."
+std::string render_headline(const Diagnostic& d);
+
 // {"diagnostics":[{"file","line","column","end_line","end_column","severity","code","name",
 //  "message","hints":[...]}],"errors":N,"warnings":M}; positions are null for file-level problems.
 nlohmann::json render_json(const Diagnostics& diags);

@@ -397,9 +397,10 @@ void Lowerer::lower_rule(const ast::RuleDecl& rule, const std::string& file) {
     r.limit_per_process = ast::limit_per_process(rule);
   }
   if (rule.group) r.group_ns = rule.group->within_ns;
-  for (const ast::Ident& w : rule.with) r.with.push_back(w.name);
+  for (const ast::Ident& w : rule.with) r.with.push_back({w.name, {}});
   if (rule.alert)
-    for (const ast::MessagePart& part : rule.alert->message) r.message.push_back({part.is_hole, part.text});
+    for (const ast::MessagePart& part : rule.alert->message)
+      r.message.push_back({part.is_hole, part.text, {}});
   if (rule.when) {
     r.windowed = true;
     program.plan.rules.push_back(std::move(r));
@@ -410,8 +411,8 @@ void Lowerer::lower_rule(const ast::RuleDecl& rule, const std::string& file) {
   if (!event) return;
   r.event = event->module.empty() ? event->name.name : event->module + "." + event->name.name;
   if (r.message.empty()) {  // no message written: say what happened
-    r.message.push_back({false, r.event + (event->is_span ? " took " : " fired")});
-    if (event->is_span) r.message.push_back({true, "duration"});
+    r.message.push_back({false, r.event + (event->is_span ? " took " : " fired"), {}});
+    if (event->is_span) r.message.push_back({true, "duration", {}});
   }
   if (int64_t pending = pending_bound(rule); pending > 0 && event->is_span) {
     // A hang shows as a span that never ends: user space scans the in-flight map for it.
@@ -479,6 +480,7 @@ plan::Program Lowerer::run() {
       if (m.name == c.map) m.value_size = static_cast<uint32_t>(8 + 8 * c.saves.size());
   if (options_.task_storage) use_task_storage(program);
   program.plan.ringbuf_bytes = ring_bytes_for(program.plan.records, options_.ringbuf_bytes);
+  plan::resolve_values(program.plan);  // holes and `with` items by field index, once the records are final
   lower_scope(input_, options_, program);
   std::sort(program.kernel_types.begin(), program.kernel_types.end());
   program.kernel_types.erase(std::unique(program.kernel_types.begin(), program.kernel_types.end()),

@@ -9,7 +9,7 @@ namespace seam::lower {
 namespace {
 
 bool in_header(const std::string& name) {
-  return name == "pid" || name == "tid" || name == "comm" || name == "cgroup" || name == "time";
+  return plan::header_value_named(name) != plan::HeaderValue::None;
 }
 
 // Rules on these run where the program's context is the thread's user registers (pt_regs).

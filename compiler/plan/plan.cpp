@@ -156,7 +156,15 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Attachment, program, kind, featu
                                                 perf_frequency, fallback, is_fallback, rules, origin)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Field, name, type, unit, offset, size, enum_name)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Record, rule_id, size, fields)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MessagePart, is_field, text)
+inline void to_json(nlohmann::json& j, HeaderValue v) {
+  j = to_string(v);
+}
+inline void from_json(const nlohmann::json& j, HeaderValue& v) {
+  v = header_value_named(j.get<std::string>());
+}
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ValueRef, field, header)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MessagePart, is_field, text, ref)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(WithItem, name, ref)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Rule, id, name, file, line, severity, event, message, with,
                                                 limit_count, limit_per_ns, windowed, pending_ns, pending_map,
                                                 group_ns, limit_per_process, scope)

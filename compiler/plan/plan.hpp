@@ -6,11 +6,13 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
 #include "compiler/plan/hist_layout.hpp"
+#include "compiler/plan/record_header.hpp"
 
 namespace seam::plan {
 
@@ -86,27 +88,36 @@ inline constexpr uint32_t kStackCopyRegs = 8;
 inline constexpr uint32_t kStackCopyHeader = 16 + 8 * kStackCopyRegs;
 inline constexpr uint32_t kStackCopyChunk = 4096;  // one page: a read never crosses the stack's top
 
-// Every record starts with this header (bpf-templates/seam_record.h), then the rule's fields.
-// struct seam_record_header { u32 rule_id; u32 size; u64 time_ns; u32 pid; u32 tid; u64 cgroup; char
-// comm[16]; }
-inline constexpr uint32_t kRecordHeaderSize = 48;
-// Every rule file's object writes into one ring buffer shared by `seam run` (docs/operations.md):
-// the header's rule_id carries the writing unit's tag in its high bits (seam_unit_tag, set at load).
-inline constexpr uint32_t kUnitTagShift = 16;
-inline constexpr uint32_t kRuleIdMask = (1u << kUnitTagShift) - 1;
-inline constexpr uint32_t unit_tag_of(uint32_t raw_rule_id) {
-  return raw_rule_id >> kUnitTagShift;
-}
-
+// A rule's record: the header (record_header.hpp), then these fields.
 struct Record {
   uint32_t rule_id = 0;
   uint32_t size = 0;  // header + fields, 8-byte aligned
   std::vector<Field> fields;
 };
 
+// Values every record carries in its header (record_header.hpp; time is time_ns as wall-clock
+// time), which a message hole or a `with` item may name: the one list of them.
+enum class HeaderValue { None, Pid, Tid, Comm, Cgroup, Time };
+HeaderValue header_value_named(std::string_view name);  // None for any other name
+
+// What a message hole or a `with` item prints, resolved once when the plan is made: the rule's
+// record field at index `field` (into Record::fields, as into DecodedRecord::fields), else the
+// header value `header`, else nothing a record carries (a windowed rule's {value} and labels,
+// which user space finds by name).
+struct ValueRef {
+  int field = -1;
+  HeaderValue header = HeaderValue::None;
+};
+
 struct MessagePart {
   bool is_field = false;
-  std::string text;  // literal text, or the field name to print
+  std::string text;  // literal text, or the hole's name (printed as "{name}" when unresolved)
+  ValueRef ref;      // a hole's value
+};
+
+struct WithItem {
+  std::string name;  // as written: "size", "ustack", "cgroup"
+  ValueRef ref;
 };
 
 enum class Severity { Info, Warning, Error, Critical };
@@ -119,8 +130,8 @@ struct Rule {
   Severity severity = Severity::Warning;
   std::string event;  // "cuda.stream_sync"
   std::vector<MessagePart> message;
-  std::vector<std::string> with;  // fields shown with the alert, in order
-  int64_t limit_count = 0;        // 0: no limit
+  std::vector<WithItem> with;  // values shown with the alert, in order
+  int64_t limit_count = 0;     // 0: no limit
   int64_t limit_per_ns = 0;
   // `limit ... per process`: the count is kept per process (pid, the thread group) instead of
   // per rule; windowed rules only when their metric is `by pid` (lowering decides).
@@ -251,7 +262,14 @@ struct Plan {
   std::map<std::string, std::map<int64_t, std::string>> enums;
 };
 
+// Sets the ref of every message hole and `with` item of `rule` by its name, against the rule's
+// record (nullptr when it has none, as a windowed rule): lowering does it once for every rule,
+// and so does a test that makes a plan by hand.
+void resolve_values(Rule& rule, const Record* record);
+void resolve_values(Plan& plan);
+
 const char* to_string(AttachKind k);
+const char* to_string(HeaderValue v);
 const char* to_string(ScopeKind k);
 const char* to_string(Feature f);
 const char* to_string(FieldType t);

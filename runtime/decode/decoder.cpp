@@ -13,16 +13,7 @@ namespace {
 // Ids below this go in the dense vector; a plan has a few dozen rules, so this is generous.
 constexpr uint32_t kDenseLimit = 1u << 16;
 
-// Offsets inside struct seam_record_header.
-constexpr size_t kRuleIdAt = 0, kSizeAt = 4, kTimeAt = 8, kPidAt = 16, kTidAt = 20, kCgroupAt = 24,
-                 kCommAt = 32, kCommSize = 16;
-
-template <class T>
-T load(const uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
+namespace header = plan::record_header;
 
 std::string rule_label(const plan::Rule& rule) {
   return "rule '" + rule.name + "' (id " + std::to_string(rule.id) + ")";
@@ -68,9 +59,9 @@ const plan::Rule* Decoder::find_rule(uint32_t rule_id) const {
 }
 
 std::optional<uint32_t> Decoder::peek_rule_id(std::span<const uint8_t> bytes) {
-  if (bytes.size() < sizeof(uint32_t)) return std::nullopt;
-  uint32_t raw = load<uint32_t>(bytes.data() + kRuleIdAt);
-  return raw == 0xffffffffu ? raw : raw & plan::kRuleIdMask;  // all ones: the exec notice
+  if (bytes.size() < header::kRuleId.end()) return std::nullopt;
+  auto raw = plan::read_header<uint32_t>(bytes, header::kRuleId);
+  return raw == plan::kExecNoticeRuleId ? raw : raw & plan::kRuleIdMask;
 }
 
 std::optional<Error> Decoder::decode_into(std::span<const uint8_t> bytes, DecodedRecord& out) const {
@@ -78,11 +69,12 @@ std::optional<Error> Decoder::decode_into(std::span<const uint8_t> bytes, Decode
     return Error{"record of " + std::to_string(bytes.size()) + " bytes is shorter than the " +
                  std::to_string(plan::kRecordHeaderSize) + "-byte record header"};
   const uint8_t* p = bytes.data();
-  const uint32_t rule_id = load<uint32_t>(p + kRuleIdAt) & plan::kRuleIdMask;  // without the unit tag
+  const uint32_t rule_id =
+      plan::read_header<uint32_t>(bytes, header::kRuleId) & plan::kRuleIdMask;  // no unit tag
   const Entry* entry = find(rule_id);
   if (!entry || !entry->record || !entry->rule)
     return Error{"record for unknown rule id " + std::to_string(rule_id) + " (not in this plan)"};
-  const uint32_t size = load<uint32_t>(p + kSizeAt);
+  const auto size = plan::read_header<uint32_t>(bytes, header::kSize);
   if (size != bytes.size())
     return Error{"record for " + rule_label(*entry->rule) + " says it is " + std::to_string(size) +
                  " bytes but " + std::to_string(bytes.size()) + " arrived"};
@@ -94,14 +86,15 @@ std::optional<Error> Decoder::decode_into(std::span<const uint8_t> bytes, Decode
   out.record = entry->record;
   out.rule_id = rule_id;
   out.size = size;
-  out.time_ns = load<uint64_t>(p + kTimeAt);
+  out.time_ns = plan::read_header<uint64_t>(bytes, header::kTimeNs);
   out.wall_ns = static_cast<int64_t>(out.time_ns) + offset_ns_;
-  out.pid = load<uint32_t>(p + kPidAt);
-  out.tid = load<uint32_t>(p + kTidAt);
-  out.cgroup = load<uint64_t>(p + kCgroupAt);
-  const void* nul = std::memchr(p + kCommAt, 0, kCommSize);
-  out.comm.assign(reinterpret_cast<const char*>(p + kCommAt),
-                  nul ? static_cast<const uint8_t*>(nul) - (p + kCommAt) : kCommSize);
+  out.pid = plan::read_header<uint32_t>(bytes, header::kPid);
+  out.tid = plan::read_header<uint32_t>(bytes, header::kTid);
+  out.cgroup = plan::read_header<uint64_t>(bytes, header::kCgroup);
+  const uint8_t* comm = p + header::kComm.offset;
+  const void* nul = std::memchr(comm, 0, header::kComm.size);
+  out.comm.assign(reinterpret_cast<const char*>(comm),
+                  nul ? static_cast<const uint8_t*>(nul) - comm : header::kComm.size);
 
   const auto& fields = entry->record->fields;
   out.fields.resize(fields.size());

@@ -1,37 +1,11 @@
 #pragma once
-// A value or an error message, for failures a user or the kernel can cause (a malformed record,
-// an unknown output spec). Small on purpose: the runtime prints the message and carries on.
-#include <string>
-#include <utility>
-#include <variant>
+// The runtime's result type is seam::Result (compiler/diag/result.hpp); these names keep the
+// runtime's code unqualified.
+#include "compiler/diag/result.hpp"
 
 namespace seam::runtime {
 
-struct Error {
-  std::string message;
-};
-
-template <class T>
-class Result {
- public:
-  Result(T value) : v_(std::in_place_index<0>, std::move(value)) {}
-  Result(Error error) : v_(std::in_place_index<1>, std::move(error)) {}
-
-  bool ok() const { return v_.index() == 0; }
-  explicit operator bool() const { return ok(); }
-
-  T& value() & { return std::get<0>(v_); }
-  const T& value() const& { return std::get<0>(v_); }
-  T&& value() && { return std::get<0>(std::move(v_)); }
-  T& operator*() & { return value(); }
-  const T& operator*() const& { return value(); }
-  T* operator->() { return &value(); }
-  const T* operator->() const { return &value(); }
-
-  const std::string& error() const { return std::get<1>(v_).message; }
-
- private:
-  std::variant<T, Error> v_;
-};
+using seam::Error;
+using seam::Result;
 
 }  // namespace seam::runtime

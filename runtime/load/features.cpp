@@ -170,9 +170,9 @@ FeatureStatus probe_uprobe_multi() {
 }
 
 FeatureStatus probe_tracepoint() {
-  std::string error;
-  std::string root = ensure_tracefs(&error);
-  if (root.empty()) return missing(Feature::Tracepoint, error);
+  auto tracefs = ensure_tracefs();
+  if (!tracefs) return missing(Feature::Tracepoint, tracefs.error());
+  const std::string& root = *tracefs;
   Fd prog(load_trivial(BPF_PROG_TYPE_TRACEPOINT));
   if (!prog.ok()) return missing(Feature::Tracepoint, "program load refused (" + errno_text(errno) + ")");
   std::ifstream in(root + "/events/sched/sched_process_exec/id");
@@ -266,8 +266,7 @@ const FeatureSet& probe_features() {
   static const FeatureSet features = [] {
     std::string path = feature_cache_path(build::default_cache_dir());
     if (std::optional<FeatureSet> cached = read_feature_cache(path)) {
-      std::string ignored;
-      ensure_tracefs(&ignored);  // what probing the tracepoint would have done
+      (void)ensure_tracefs();  // what probing the tracepoint would have done
       return *cached;
     }
     FeatureSet probed = probe_features_uncached();

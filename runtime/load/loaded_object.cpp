@@ -283,10 +283,9 @@ AttachResult LoadedObject::attach_tracepoint(const std::string& program, const s
   std::string what = "attach tracepoint '" + program + "' to " + category + ":" + name;
   SEAM_FIND_PROGRAM(prog, program, what);
   CaptureLibbpf quiet(nullptr);  // the error value says it all
-  std::string tracefs_error;
-  if (ensure_tracefs(&tracefs_error).empty()) {
+  if (auto tracefs = ensure_tracefs(); !tracefs) {
     AttachResult r;
-    r.error = what + ": " + tracefs_error;
+    r.error = what + ": " + tracefs.error();
     return r;
   }
   bpf_link* link = bpf_program__attach_tracepoint(prog, category.c_str(), name.c_str());

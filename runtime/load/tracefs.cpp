@@ -15,15 +15,15 @@ bool has_events(const std::string& root) {
 }
 }  // namespace
 
-std::string ensure_tracefs(std::string* error) {
-  static const char* kRoot = "/sys/kernel/tracing";
+Result<std::string> ensure_tracefs() {
+  static const std::string kRoot = "/sys/kernel/tracing";
+  static const std::string kDebugfsRoot = "/sys/kernel/debug/tracing";
   if (has_events(kRoot)) return kRoot;
-  if (has_events("/sys/kernel/debug/tracing")) return "/sys/kernel/debug/tracing";
-  if (mount("tracefs", kRoot, "tracefs", 0, nullptr) == 0 || errno == EBUSY) {
+  if (has_events(kDebugfsRoot)) return kDebugfsRoot;
+  if (mount("tracefs", kRoot.c_str(), "tracefs", 0, nullptr) == 0 || errno == EBUSY) {
     if (has_events(kRoot)) return kRoot;
   }
-  if (error) *error = std::string("cannot mount tracefs on ") + kRoot + ": " + std::strerror(errno);
-  return {};
+  return Error{"cannot mount tracefs on " + kRoot + ": " + std::strerror(errno)};
 }
 
 }  // namespace seam::runtime

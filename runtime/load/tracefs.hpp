@@ -3,10 +3,11 @@
 // seam mounts it (as root) the first time it needs it.
 #include <string>
 
+#include "compiler/diag/result.hpp"
+
 namespace seam::runtime {
 
-// Returns the tracefs root ("/sys/kernel/tracing" or the debugfs one), mounting it if needed;
-// on failure returns an empty string and puts the reason in *error.
-std::string ensure_tracefs(std::string* error);
+// The tracefs root ("/sys/kernel/tracing" or the debugfs one), mounted if needed, or why not.
+Result<std::string> ensure_tracefs();
 
 }  // namespace seam::runtime

@@ -12,6 +12,7 @@
 
 #include "compiler/plan/plan.hpp"
 #include "runtime/decode/decoded_record.hpp"
+#include "runtime/output/notice_kind.hpp"
 
 namespace seam::runtime {
 
@@ -99,7 +100,7 @@ inline constexpr const char* kResolved = "resolved";
 
 struct Notice {
   plan::Severity severity = plan::Severity::Warning;
-  std::string kind;  // "probe-unavailable", "drops", "attached", "suppressed", "decode-error"
+  std::string kind;  // notice_id(NoticeKind::...): "probe-unavailable", "drops" (notice_kind.hpp)
   std::string message;
   std::optional<std::string> rule;  // the rule it is about, if any
   uint64_t count = 0;               // drops, suppressed alerts: how many (0: not a count)

@@ -33,13 +33,26 @@ bool parse_stack_copy(const std::string& bytes, StackCopyView& out) {
   return true;
 }
 
-// Header values a message or `with` may name when the record has no field of that name.
-bool append_header_value(std::string_view name, const DecodedRecord& r, std::string& out) {
-  if (name == "pid") return format::append_uint(out, r.pid), true;
-  if (name == "tid") return format::append_uint(out, r.tid), true;
-  if (name == "comm") return append_comm(out, r.comm), true;
-  if (name == "cgroup") return format::append_uint(out, r.cgroup), true;
-  if (name == "time") return format::append_rfc3339_ms(out, r.wall_ns), true;
+// The record's field a hole or `with` item names (resolved when the plan was made), or nullptr.
+const DecodedField* field_of(const plan::ValueRef& ref, const DecodedRecord& r) {
+  return ref.field >= 0 && static_cast<size_t>(ref.field) < r.fields.size() ? &r.fields[ref.field] : nullptr;
+}
+
+bool append_header_value(plan::HeaderValue value, const DecodedRecord& r, std::string& out) {
+  switch (value) {
+    case plan::HeaderValue::Pid:
+      return format::append_uint(out, r.pid), true;
+    case plan::HeaderValue::Tid:
+      return format::append_uint(out, r.tid), true;
+    case plan::HeaderValue::Comm:
+      return append_comm(out, r.comm), true;
+    case plan::HeaderValue::Cgroup:
+      return format::append_uint(out, r.cgroup), true;
+    case plan::HeaderValue::Time:
+      return format::append_rfc3339_ms(out, r.wall_ns), true;
+    case plan::HeaderValue::None:
+      break;
+  }
   return false;
 }
 
@@ -60,9 +73,9 @@ void render_message(const std::vector<plan::MessagePart>& parts, const DecodedRe
   for (const auto& part : parts) {
     if (!part.is_field) {
       out.append(part.text);
-    } else if (const DecodedField* f = record.find(part.text)) {
+    } else if (const DecodedField* f = field_of(part.ref, record)) {
       append_value_text(out, f->value, f->field->enum_name, enum_namer);
-    } else if (!append_header_value(part.text, record, out)) {
+    } else if (!append_header_value(part.ref.header, record, out)) {
       out.push_back('{');
       out.append(part.text);
       out.push_back('}');
@@ -91,25 +104,27 @@ void AlertBuilder::build(const DecodedRecord& record, uint64_t suppressed, Alert
   out.suppressed = suppressed;
 
   size_t n_fields = 0;
-  for (const auto& name : rule.with) {
-    const DecodedField* f = record.find(name);
+  for (const plan::WithItem& item : rule.with) {
+    const DecodedField* f = field_of(item.ref, record);
     if (f && (is_stack(f->field->type) || is_hidden(f->field->type))) continue;  // shown as a stack below
-    if (!f && (name == "pid" || name == "tid" || name == "comm" || name == "time")) continue;  // always shown
-    if (!f && name != "cgroup") continue;  // not in the record: nothing to show
+    // pid, tid, comm and time are always shown; a name not in the record has nothing to show.
+    if (!f && item.ref.header != plan::HeaderValue::Cgroup) continue;
     if (n_fields == out.fields.size()) out.fields.emplace_back();
     AlertField& slot = out.fields[n_fields++];
     if (f) {
-      assign_field(slot, name, f->value, f->field->enum_name, enum_namer_);
+      assign_field(slot, item.name, f->value, f->field->enum_name, enum_namer_);
     } else {
-      assign_field(slot, name, Value{record.cgroup, plan::FieldUnit::None, plan::FieldType::U64}, {}, {});
+      assign_field(slot, item.name, Value{record.cgroup, plan::FieldUnit::None, plan::FieldType::U64}, {},
+                   {});
     }
   }
   // Then every other value the record carries (the span's duration, message holes), so that
   // JSON consumers get each one typed and need not parse the message.
-  for (const auto& f : record.fields) {
+  for (size_t i = 0; i < record.fields.size(); ++i) {
+    const DecodedField& f = record.fields[i];
     if (is_stack(f.field->type) || is_hidden(f.field->type)) continue;
     bool shown = false;
-    for (size_t i = 0; i < n_fields && !shown; ++i) shown = out.fields[i].name == f.field->name;
+    for (const plan::WithItem& item : rule.with) shown |= item.ref.field == static_cast<int>(i);
     if (shown) continue;
     if (n_fields == out.fields.size()) out.fields.emplace_back();
     assign_field(out.fields[n_fields++], f.field->name, f.value, f.field->enum_name, enum_namer_);

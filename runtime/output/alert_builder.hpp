@@ -10,9 +10,9 @@
 
 namespace seam::runtime {
 
-// Appends the message: literal parts as written; holes print the record's field of that name
-// (formatted by unit), else the header's pid, tid, comm, cgroup or time; an unknown hole
-// prints as "{name}" so the gap is visible.
+// Appends the message: literal parts as written; holes print the record's field they were
+// resolved to (formatted by unit), else their header value (pid, tid, comm, cgroup or time);
+// an unresolved hole prints as "{name}" so the gap is visible.
 void render_message(const std::vector<plan::MessagePart>& parts, const DecodedRecord& record,
                     const EnumNamer& enum_namer, std::string& out);
 

@@ -149,7 +149,7 @@ void AlertPipeline::count_decode_error(std::span<const uint8_t> bytes, const Err
     ++unattributed_errors_;
   }
   if (!first) return;  // counted in stats; one notice per rule is enough to know
-  Notice n{plan::Severity::Warning, "decode-error",
+  Notice n{plan::Severity::Warning, notice_id(NoticeKind::DecodeError),
            (r ? "rule " + r->rule->name + ": " : std::string()) + error.message +
                " (further errors are only counted)",
            r ? std::optional<std::string>(r->rule->name) : std::nullopt, 0};
@@ -158,7 +158,7 @@ void AlertPipeline::count_decode_error(std::span<const uint8_t> bytes, const Err
 
 void AlertPipeline::report_suppressed(PerRule& r, uint64_t count, uint32_t pid) {
   if (count == 0) return;
-  Notice n{plan::Severity::Info, "suppressed",
+  Notice n{plan::Severity::Info, notice_id(NoticeKind::Suppressed),
            "rule " + r.rule->name + ": " + std::to_string(count) + " similar alert" +
                (count == 1 ? "" : "s") + (pid != 0 ? " from pid " + std::to_string(pid) : std::string()) +
                " suppressed by its limit",
@@ -175,7 +175,7 @@ void AlertPipeline::flush_suppressed(bool all) {
 
 void AlertPipeline::report_overflow(PerRule& r) {
   if (!r.limiter.take_overflow()) return;
-  notice(Notice{plan::Severity::Warning, "limit-overflow",
+  notice(Notice{plan::Severity::Warning, notice_id(NoticeKind::LimitOverflow),
                 "rule " + r.rule->name + ": more than " + std::to_string(r.limiter.max_processes()) +
                     " processes limited at once; further processes share the rule-wide limit",
                 r.rule->name, 0});

@@ -30,10 +30,10 @@ WebhookDelivery::WebhookDelivery(WebhookOptions options, BodyMaker make_body, No
       jitter_state_(static_cast<uint64_t>(Clock::now().time_since_epoch().count()) | 1) {
   if (spool_) update_spool_counters();
   if (options_.insecure)
-    notice(plan::Severity::Warning, "webhook-insecure",
+    notice(plan::Severity::Warning, notice_id(NoticeKind::WebhookInsecure),
            "webhook " + shown_url_ + ": TLS certificate verification is off (insecure)");
   if (spool_ && !spool_->empty())
-    notice(plan::Severity::Info, "webhook-spool",
+    notice(plan::Severity::Info, notice_id(NoticeKind::WebhookSpool),
            "webhook " + shown_url_ + ": replaying " + std::to_string(spool_->alerts()) +
                " spooled alerts from " + spool_->dir(),
            spool_->alerts());
@@ -167,7 +167,7 @@ void WebhookDelivery::run() {
       counters_.delivered.fetch_add(current->alerts, std::memory_order_relaxed);
       counters_.batches_delivered.fetch_add(1, std::memory_order_relaxed);
       if (consecutive_failures_ > 0)
-        notice(plan::Severity::Info, "webhook-up",
+        notice(plan::Severity::Info, notice_id(NoticeKind::WebhookUp),
                "webhook " + shown_url_ + ": delivering again after " + std::to_string(consecutive_failures_) +
                    " failed tries");
       consecutive_failures_ = 0;
@@ -177,7 +177,7 @@ void WebhookDelivery::run() {
     }
     if (r.outcome == PostOutcome::Rejected) {
       counters_.rejected.fetch_add(current->alerts, std::memory_order_relaxed);
-      notice(plan::Severity::Error, "drops",
+      notice(plan::Severity::Error, notice_id(NoticeKind::Drops),
              "webhook " + shown_url_ + " rejected a batch of " + std::to_string(current->alerts) +
                  " alerts (" + r.detail + "); dropped (reason: rejected)",
              current->alerts);
@@ -187,7 +187,7 @@ void WebhookDelivery::run() {
     }
     counters_.retries.fetch_add(1, std::memory_order_relaxed);
     if (consecutive_failures_++ == 0)
-      notice(plan::Severity::Warning, "webhook-down",
+      notice(plan::Severity::Warning, notice_id(NoticeKind::WebhookDown),
              "webhook " + shown_url_ + ": " + r.detail + "; retrying with backoff" +
                  (spool_ ? ", spooling to " + spool_->dir() : std::string()));
     if (!current->spooled && spool_ && ++current->attempts >= options_.attempts_before_spool) {
@@ -270,7 +270,7 @@ void WebhookDelivery::keep_leftovers(std::optional<Batch>& current) {
   uint64_t at_exit = counters_.at_exit.load();
   lock.unlock();
   if (at_exit)
-    notice(plan::Severity::Error, "drops",
+    notice(plan::Severity::Error, notice_id(NoticeKind::Drops),
            "webhook " + shown_url_ + ": " + std::to_string(at_exit) +
                " alerts were not delivered before exit and there is no spool to keep them (reason: exit)",
            at_exit);
@@ -282,7 +282,7 @@ void WebhookDelivery::report_drops() {
     if (now == reported) return;
     uint64_t delta = now - reported;
     reported = now;
-    notice(plan::Severity::Error, "drops",
+    notice(plan::Severity::Error, notice_id(NoticeKind::Drops),
            "webhook " + shown_url_ + ": dropped " + std::to_string(delta) + " alerts (reason: " + reason +
                ", " + why + ")",
            delta);

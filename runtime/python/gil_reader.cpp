@@ -32,7 +32,7 @@ void GilReader::on_process(pid_t pid, const std::vector<discover::LibraryFile>& 
   auto unreadable = [&](const std::string& what) {
     if (!warned_.insert({pid, what}).second) return;  // a process scanned twice after its exec
     notice_(Notice{plan::Severity::Warning,
-                   "interpreter-unsupported",
+                   notice_id(NoticeKind::InterpreterUnsupported),
                    reader_.state + " (" + reader_.origin + "): pid " + std::to_string(pid) + " " + what +
                        ": " + reader_.state + " is false in it",
                    {},
@@ -65,7 +65,7 @@ void GilReader::on_process(pid_t pid, const std::vector<discover::LibraryFile>& 
   known_[pid] = in.path + "@" + std::to_string(in.runtime);
   if (known_[pid] == before) return;  // the same interpreter, seen again
   notice_(Notice{plan::Severity::Info,
-                 "interpreter",
+                 notice_id(NoticeKind::Interpreter),
                  reader_.state + ": reading the GIL of " + version_name(in) + " (" + in.path + ") in pid " +
                      std::to_string(pid) + " from memory",
                  {},

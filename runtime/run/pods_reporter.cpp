@@ -7,7 +7,7 @@ std::optional<Notice> PodsReporter::check() {
   std::string error = pods_->last_error();
   if (!error.empty() && !failing_) {
     failing_ = true;
-    return Notice{plan::Severity::Warning, "pods-unavailable",
+    return Notice{plan::Severity::Warning, notice_id(NoticeKind::PodsUnavailable),
                   "cannot read the pod list from " + shown_url_ + ": " + error +
                       "; alerts keep their pod UID without name and namespace (retried, reported again "
                       "when it works)",
@@ -15,8 +15,8 @@ std::optional<Notice> PodsReporter::check() {
   }
   if (error.empty() && failing_) {
     failing_ = false;
-    return Notice{plan::Severity::Info, "pods-available", "pod list from " + shown_url_ + " read again",
-                  std::nullopt, 0};
+    return Notice{plan::Severity::Info, notice_id(NoticeKind::PodsAvailable),
+                  "pod list from " + shown_url_ + " read again", std::nullopt, 0};
   }
   return std::nullopt;
 }

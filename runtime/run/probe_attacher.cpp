@@ -33,7 +33,7 @@ void ProbeAttacher::report_failure(const plan::Attachment& a, const std::string&
   for (uint32_t id : a.rules) ++per_rule_[id].failed;
   Notice n;
   n.severity = plan::Severity::Error;
-  n.kind = "probe-failed";
+  n.kind = notice_id(NoticeKind::ProbeFailed);
   std::string rules = rules_of(a);
   n.message = (rules.empty() ? "" : "rule " + rules + ": ") + what + " (" + a.origin + "): " + error;
   if (!a.rules.empty() && a.rules[0] < plan_.rules.size()) n.rule = plan_.rules[a.rules[0]].name;
@@ -93,7 +93,7 @@ size_t ProbeAttacher::attach_library_file(int library, const discover::LibraryFi
   auto elf = elf::ElfFile::open(file.path_for_attach);
   if (!elf) {
     Notice n{plan::Severity::Warning,
-             "library-unreadable",
+             notice_id(NoticeKind::LibraryUnreadable),
              "cannot read " + file.display_path + ": " + elf.error(),
              {},
              0};
@@ -139,7 +139,7 @@ size_t ProbeAttacher::attach_usdt_probes(int library, const discover::LibraryFil
   auto notes = elf::read_usdt_notes(file.path_for_attach);
   if (!notes) {
     notice_(Notice{plan::Severity::Warning,
-                   "library-unreadable",
+                   notice_id(NoticeKind::LibraryUnreadable),
                    "cannot read the USDT notes of " + file.display_path + ": " + notes.error(),
                    {},
                    0});
@@ -173,7 +173,7 @@ size_t ProbeAttacher::report_attached(const discover::LibraryFile& file, size_t 
     pids += (i ? "," : " pid ") + std::to_string(file.pids[i]);
   notice_(Notice{
       plan::Severity::Info,
-      "attached",
+      notice_id(NoticeKind::Attached),
       std::to_string(count) + " probes on " + file.display_path +
           (file.path_for_attach != file.display_path ? " (via " + file.path_for_attach + ")" : "") + pids,
       {},
@@ -181,7 +181,7 @@ size_t ProbeAttacher::report_attached(const discover::LibraryFile& file, size_t 
   for (const std::string& s : slow)
     notice_(Notice{
         plan::Severity::Warning,
-        "slow-probe",
+        notice_id(NoticeKind::SlowProbe),
         "uprobe on " + s + " in " + file.display_path +
             " is single-stepped by the kernel (its first instruction cannot be emulated): about 20 us a hit",
         {},

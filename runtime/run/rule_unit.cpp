@@ -58,7 +58,7 @@ std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, Unit
   for (const Unavailable& u : object.unavailable()) {
     std::string rules = rule_names(plan, u.attachment);
     Notice n{plan::Severity::Warning,
-             "probe-unavailable",
+             notice_id(NoticeKind::ProbeUnavailable),
              (rules.empty() ? "" : "rule " + rules + ": ") + plan::to_string(u.attachment.kind) + " " +
                  (u.attachment.category.empty() ? "" : u.attachment.category + ":") + u.attachment.name +
                  (u.attachment.symbols.empty() ? "" : u.attachment.symbols[0]) + " (" + u.attachment.origin +
@@ -79,7 +79,7 @@ std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, Unit
                                        std::pair{"seam_scope_exit", "sched_process_exit"}})
     if (object.is_loaded(program) && !object.attach_tracepoint(program, "sched", event).ok)
       notice(Notice{plan::Severity::Warning,
-                    "scope-follow-unavailable",
+                    notice_id(NoticeKind::ScopeFollowUnavailable),
                     std::string("cannot attach ") + program + " (sched:" + event +
                         "): children of processes in scope are found by rescans only",
                     {},
@@ -91,8 +91,11 @@ std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, Unit
     if (!lib.path.empty()) {
       struct stat st {};
       if (stat(lib.path.c_str(), &st) != 0) {
-        notice(Notice{
-            plan::Severity::Error, "library-missing", "library " + lib.path + " does not exist", {}, 0});
+        notice(Notice{plan::Severity::Error,
+                      notice_id(NoticeKind::LibraryMissing),
+                      "library " + lib.path + " does not exist",
+                      {},
+                      0});
         continue;
       }
       discover::LibraryFile file{lib.path, lib.path, st.st_dev, st.st_ino, {}};
@@ -148,7 +151,7 @@ void RuleUnit::report_drops() {
     reported_drops_[id] = drops[id];
     dropped_ += fresh;
     std::string rule = id < plan.rules.size() ? plan.rules[id].name : "?";
-    pipeline_->notice(Notice{plan::Severity::Warning, "drops",
+    pipeline_->notice(Notice{plan::Severity::Warning, notice_id(NoticeKind::Drops),
                              "rule " + rule + ": " + std::to_string(fresh) +
                                  " records dropped because the ring buffer was full (" +
                                  std::to_string(drops[id]) + " in all)",

@@ -33,7 +33,6 @@ struct UnitContext {
   StackSymbolizerAdapter* symbols = nullptr;
   std::function<void(Alert&)> identify;
   LibraryHub* libraries = nullptr;
-  uint32_t exec_notice_rule = 0xffffffffu;
   std::function<void(pid_t)> on_exec;  // a process in scope has just exec'd
   // The ring every unit's object writes into, the reader's hand-off of a unit's records (by the
   // tag in their rule id), and a call that delivers everything in the ring now.

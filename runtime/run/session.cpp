@@ -68,7 +68,6 @@ Session::Session(SessionOptions options) : options_(std::move(options)), librari
     a.pod_namespace = std::move(id.pod_namespace);
   };
   context_.libraries = &libraries_;
-  context_.exec_notice_rule = options_.exec_notice_rule;
   // A new process maps its libraries after exec, so it is scanned a little later, twice (once
   // however many units saw the exec).
   context_.on_exec = [this](pid_t pid) {
@@ -117,16 +116,13 @@ bool Session::open_ring(std::string* error) {
 }
 
 void Session::on_record(std::span<const uint8_t> bytes) {
-  if (bytes.size() < 4) return;  // no rule id: no unit to hand it to
-  uint32_t raw = 0;
-  std::memcpy(&raw, bytes.data(), 4);
+  namespace header = plan::record_header;
+  if (bytes.size() < header::kRuleId.end()) return;  // no rule id: no unit to hand it to
+  const auto raw = plan::read_header<uint32_t>(bytes, header::kRuleId);
   std::optional<pid_t> pid;  // the header's tgid
-  if (bytes.size() >= 20) {
-    uint32_t tgid = 0;
-    std::memcpy(&tgid, bytes.data() + 16, 4);
-    pid = static_cast<pid_t>(tgid);
-  }
-  if (raw == context_.exec_notice_rule) {
+  if (bytes.size() >= header::kPid.end())
+    pid = static_cast<pid_t>(plan::read_header<uint32_t>(bytes, header::kPid));
+  if (raw == plan::kExecNoticeRuleId) {
     ++exec_records_;
     if (pid && context_.on_exec) context_.on_exec(*pid);
     return;
@@ -142,11 +138,11 @@ void Session::on_record(std::span<const uint8_t> bytes) {
 // churn); a cgroup selector whose directory went away is named once, and the rest runs on.
 void Session::scope_scanned(const std::vector<std::string>& entered) {
   for (const std::string& who : entered)
-    notice(Notice{plan::Severity::Info, "scope-entered", who + " is in scope", {}, 0});
+    notice(Notice{plan::Severity::Info, notice_id(NoticeKind::ScopeEntered), who + " is in scope", {}, 0});
   for (const std::string& cgroup : scope_->vanished_cgroups())
     notice(
         Notice{plan::Severity::Warning,
-               "scope-cgroup-gone",
+               notice_id(NoticeKind::ScopeCgroupGone),
                "cgroup " + cgroup + " no longer exists: rules scoped to it see no process; the others run on",
                {},
                0});
@@ -230,7 +226,7 @@ SessionResult Session::run() {
   int64_t started = now_ms();
   std::string ring_error;
   if (!open_ring(&ring_error)) {
-    notice(Notice{plan::Severity::Error, "load-failed", ring_error, {}, 0});
+    notice(Notice{plan::Severity::Error, notice_id(NoticeKind::LoadFailed), ring_error, {}, 0});
     for (auto& s : sinks_) s->flush();
     result_.exit_code = 1;
     return result_;
@@ -241,7 +237,7 @@ SessionResult Session::run() {
   scope_ = std::make_unique<ScopeKeeper>(options_.cgroup);
   if (!scope_->error().empty()) {
     notice(Notice{plan::Severity::Warning,
-                  "scope-unavailable",
+                  notice_id(NoticeKind::ScopeUnavailable),
                   scope_->error() + "; every rule runs host-wide",
                   {},
                   0});
@@ -263,7 +259,7 @@ SessionResult Session::run() {
     std::unique_ptr<RuleUnit> unit =
         clash ? nullptr : RuleUnit::start(std::move(build), context_, &error, &loaded[i], tags[i]);
     if (!unit) {
-      notice(Notice{plan::Severity::Error, "load-failed", error, {}, 0});
+      notice(Notice{plan::Severity::Error, notice_id(NoticeKind::LoadFailed), error, {}, 0});
       for (auto& [p, u] : units_) u->stop();
       for (auto& s : sinks_) s->flush();
       result_.exit_code = 1;
@@ -283,7 +279,7 @@ SessionResult Session::run() {
   // periodic rescan still finds them, only later.
   if (!follows_exec && !units_.empty())
     notice(Notice{plan::Severity::Warning,
-                  "exec-notices-unavailable",
+                  notice_id(NoticeKind::ExecNoticesUnavailable),
                   "cannot follow exec (sched:sched_process_exec); new processes are found by rescans every " +
                       std::to_string(options_.rescan_ms) + " ms",
                   {},
@@ -294,7 +290,7 @@ SessionResult Session::run() {
   cgroups_->refresh();
   result_.attach_ms = attach_ms_ = static_cast<double>(now_ms() - started);
   notice(Notice{plan::Severity::Info,
-                "ready",
+                notice_id(NoticeKind::Ready),
                 std::to_string(probes) + " probes attached for " + std::to_string(rules) + " rules in " +
                     std::to_string(static_cast<int64_t>(result_.attach_ms)) + " ms",
                 {},
@@ -310,7 +306,7 @@ SessionResult Session::run() {
   if (!options_.listen.empty()) {
     if (auto error = metrics_->listen(options_.listen); error && options_.listen_required) {
       notice(Notice{plan::Severity::Error,
-                    "metrics-unavailable",
+                    notice_id(NoticeKind::MetricsUnavailable),
                     "cannot serve metrics on " + options_.listen + " (--listen): " + *error,
                     {},
                     0});
@@ -320,24 +316,31 @@ SessionResult Session::run() {
       return result_;
     } else if (error)
       notice(Notice{plan::Severity::Warning,
-                    "metrics-unavailable",
+                    notice_id(NoticeKind::MetricsUnavailable),
                     "cannot serve metrics on " + options_.listen + ": " + *error,
                     {},
                     0});
     else
-      notice(Notice{
-          plan::Severity::Info, "listening", "metrics on http://" + options_.listen + "/metrics", {}, 0});
+      notice(Notice{plan::Severity::Info,
+                    notice_id(NoticeKind::Listening),
+                    "metrics on http://" + options_.listen + "/metrics",
+                    {},
+                    0});
   }
   if (options_.drop_capabilities && geteuid() == 0) {
     if (auto error = drop_capabilities())
-      notice(Notice{plan::Severity::Warning, "privileges", "cannot drop capabilities: " + *error, {}, 0});
+      notice(Notice{plan::Severity::Warning,
+                    notice_id(NoticeKind::Privileges),
+                    "cannot drop capabilities: " + *error,
+                    {},
+                    0});
   }
   metrics_->tick(now_ms() * 1000000, emit_user_space);  // the empty baseline windows start from
   if (options_.watch && !options_.rule_paths.empty() && options_.compile_unit) {
     watcher_ = std::make_unique<RulesWatcher>(options_.rule_paths);
     if (!watcher_->error().empty())
       notice(Notice{plan::Severity::Warning,
-                    "watch-unavailable",
+                    notice_id(NoticeKind::WatchUnavailable),
                     "cannot watch the rule files (" + watcher_->error() + "); reload with SIGHUP",
                     {},
                     0});
@@ -356,7 +359,8 @@ SessionResult Session::run() {
   while (!(options_.stop && options_.stop->load()) && !(deadline && now_ms() >= deadline)) {
     wait_and_consume(options_.poll_ms);
     if (options_.finished && options_.finished()) {
-      notice(Notice{plan::Severity::Info, "target-exited", "the command exited; stopping", {}, 0});
+      notice(Notice{
+          plan::Severity::Info, notice_id(NoticeKind::TargetExited), "the command exited; stopping", {}, 0});
       break;
     }
     int64_t now = now_ms();
@@ -387,7 +391,7 @@ SessionResult Session::run() {
       // --pid: like bpftrace -p, the run ends with its process.
       if (options_.pid && ::kill(*options_.pid, 0) != 0 && errno == ESRCH) {
         notice(Notice{plan::Severity::Info,
-                      "target-exited",
+                      notice_id(NoticeKind::TargetExited),
                       "process " + std::to_string(*options_.pid) + " exited; stopping",
                       {},
                       0});
@@ -435,7 +439,7 @@ SessionResult Session::run() {
   result_.records = retired_records_;
   result_.dropped = retired_dropped_;
   notice(Notice{plan::Severity::Info,
-                "stopped",
+                notice_id(NoticeKind::Stopped),
                 "detached " + std::to_string(links) + " probes in " +
                     std::to_string(static_cast<int64_t>(result_.detach_ms)) + " ms; " +
                     std::to_string(result_.records) + " records, " + std::to_string(result_.dropped) +

@@ -40,8 +40,7 @@ struct SessionOptions {
   int poll_ms = 20;                         // the reader's timed consume: the latency of batched delivery
   int rescan_ms = 500;                      // full rescan for libraries loaded by dlopen
   const std::atomic<bool>* stop = nullptr;  // set by a signal handler
-  uint32_t exec_notice_rule = 0xffffffffu;
-  std::string listen;  // Prometheus /metrics and /healthz ("" for none)
+  std::string listen;                       // Prometheus /metrics and /healthz ("" for none)
   bool listen_required = false;
   // The metrics' terminal summary on stdout (metric_summary.hpp): at exit, and every report_ms.
   bool summary_at_exit = false;

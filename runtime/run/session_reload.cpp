@@ -43,7 +43,7 @@ void Session::request_reload(bool asked) {
   std::map<std::string, std::string> on_disk = hash_rule_files(options_.rule_paths, &unlisted);
   for (const std::string& dir : unlisted)
     notice(Notice{plan::Severity::Warning,
-                  "reload-incomplete",
+                  notice_id(NoticeKind::ReloadIncomplete),
                   "cannot list " + dir + " whole; its rule files keep running as they are",
                   {},
                   0});
@@ -81,9 +81,10 @@ void Session::reload_failed(const std::string& path, const std::string& hash, co
   failed_[path] = hash;
   std::cerr << "seam run: reload of " << path << " failed; its previous version keeps running\n";
   if (!diagnostics.empty()) std::cerr << diagnostics;
-  if (!message.empty() && diagnostics.find(message) == std::string::npos) std::cerr << message << "\n";
+  // A unit that printed diagnostics is reported by one of their lines (cli/compile_unit.cpp).
+  if (!message.empty() && diagnostics.empty()) std::cerr << message << "\n";
   notice(Notice{plan::Severity::Error,
-                "reload-failed",
+                notice_id(NoticeKind::ReloadFailed),
                 message + (units_.count(path) ? " (the previous version keeps running)" : ""),
                 {},
                 1});
@@ -140,7 +141,7 @@ void Session::apply_reload(CompileBatch batch) {
   }
   if (reload_.asked || compiled > 0 || failed > 0 || reload_.removed > 0)
     notice(Notice{plan::Severity::Info,
-                  "reloaded",
+                  notice_id(NoticeKind::Reloaded),
                   "reload: " + std::to_string(compiled) + " compiled, " + std::to_string(failed) +
                       " failed, " + std::to_string(reload_.unchanged) + " unchanged, " +
                       std::to_string(reload_.removed) + " removed (reading paused " +

@@ -60,9 +60,9 @@ void make_user_space_alert(const plan::Rule& rule, uint32_t pid, uint32_t tid, c
         out.message += text;
         found = true;
       }
-    if (!found && part.text == "pid") out.message += std::to_string(pid), found = true;
-    if (!found && part.text == "tid") out.message += std::to_string(tid), found = true;
-    if (!found && part.text == "comm") out.message += comm, found = true;
+    if (!found && part.ref.header == plan::HeaderValue::Pid) out.message += std::to_string(pid), found = true;
+    if (!found && part.ref.header == plan::HeaderValue::Tid) out.message += std::to_string(tid), found = true;
+    if (!found && part.ref.header == plan::HeaderValue::Comm) out.message += comm, found = true;
     if (!found) out.message += "{" + part.text + "}";
   }
   for (const UserSpaceValue& v : values) {

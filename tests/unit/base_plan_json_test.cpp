@@ -35,8 +35,8 @@ Plan every_field_set() {
   r.line = 7;
   r.severity = Severity::Critical;
   r.event = "cuda.stream_sync";
-  r.message = {{false, "blocked "}, {true, "duration"}};
-  r.with = {"ustack", "pid"};
+  r.message = {{false, "blocked ", {}}, {true, "duration", {3, plan::HeaderValue::None}}};
+  r.with = {{"ustack", {}}, {"pid", {-1, plan::HeaderValue::Pid}}};
   r.limit_count = 5;
   r.limit_per_ns = 60'000'000'000;
   r.limit_per_process = true;
@@ -93,6 +93,9 @@ TEST(PlanJson, RoundTripKeepsEveryField) {
   const Rule& r = after.rules.at(0);
   EXPECT_EQ(r.severity, Severity::Critical);
   EXPECT_TRUE(r.message.at(1).is_field);
+  EXPECT_EQ(r.message.at(1).ref.field, 3);
+  EXPECT_EQ(r.with.at(1).name, "pid");
+  EXPECT_EQ(r.with.at(1).ref.header, plan::HeaderValue::Pid);
   EXPECT_EQ(r.limit_per_ns, 60'000'000'000);
   EXPECT_TRUE(r.limit_per_process);
   EXPECT_EQ(r.group_ns, 10'000'000'000);

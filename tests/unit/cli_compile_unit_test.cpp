@@ -58,6 +58,26 @@ TEST(CompileUnit, ABrokenFileNamesFileAndLineAndKeepsItsHash) {
   EXPECT_FALSE(r.hash.empty());
 }
 
+// The unit's error is its first error diagnostic, found by severity: a warning printed before
+// it whose source line reads ": error" is not taken for it.
+TEST(CompileUnit, TheErrorIsTheFirstErrorDiagnosticNotALineThatReadsLikeOne) {
+  test::TempDir dir;
+  std::string rules = dir.write("two.seam",
+                                "use cuda\n\n"
+                                "rule never\n    on cuda.malloc\n    where false  # logged as: error\n"
+                                "    alert info \"x\"\n\n"
+                                "rule seq\n    on cudaMalloc\n    alert info \"v2 {nosuch}\"\n");
+  UnitOptions options;
+  options.allow_insecure_rules = true;
+  runtime::UnitCompileResult r = compile_unit(rules, options);
+  EXPECT_EQ(r.build, nullptr);
+  ASSERT_NE(r.diagnostics.find("| "
+                               "    where false  # logged as: error"),
+            std::string::npos)
+      << r.diagnostics;
+  EXPECT_EQ(r.error, rules + ":10:21: error[E0503]: unknown field '{nosuch}' in the message");
+}
+
 }  // namespace
 }  // namespace seam::cli
 

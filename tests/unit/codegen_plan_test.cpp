@@ -173,5 +173,42 @@ TEST(CodegenPlan, RuleTextNamesTheRuleFileForClangErrors) {
   EXPECT_NE(c.generated.c_source.find("#line "), std::string::npos);
 }
 
+// Message holes and `with` items reach the plan resolved: a field of the rule's record by index
+// (what the runtime prints, without looking the name up again), or a header value.
+TEST(CodegenPlan, MessageHolesAndWithItemsAreResolvedToRecordFieldsOrHeaderValues) {
+  Compiled c = compile_text(
+      "use mem\nrule faults on mem.page_fault where address > 4096 "
+      "alert \"fault at {ip} by {comm} ({pid}) in {cgroup}\" with error_code, cgroup, tid\n");
+  ASSERT_EQ(c.diagnostics, "");
+  const plan::Plan& p = c.lowered.plan;
+  ASSERT_EQ(p.rules.size(), 1u);
+  ASSERT_EQ(p.records.size(), 1u);
+  const plan::Record& record = p.records[0];
+  auto field_named = [&](const std::string& name) {
+    for (size_t i = 0; i < record.fields.size(); ++i)
+      if (record.fields[i].name == name) return static_cast<int>(i);
+    return -1;
+  };
+  const std::vector<plan::MessagePart>& m = p.rules[0].message;
+  ASSERT_EQ(m.size(), 8u);
+  EXPECT_FALSE(m[0].is_field);
+  EXPECT_EQ(m[0].ref.field, -1);
+  EXPECT_EQ(m[1].text, "ip");
+  EXPECT_GE(m[1].ref.field, 0);
+  EXPECT_EQ(m[1].ref.field, field_named("ip"));
+  EXPECT_EQ(m[3].ref.field, -1);  // comm, pid and cgroup are in every record's header
+  EXPECT_EQ(m[3].ref.header, plan::HeaderValue::Comm);
+  EXPECT_EQ(m[5].ref.header, plan::HeaderValue::Pid);
+  EXPECT_EQ(m[7].ref.header, plan::HeaderValue::Cgroup);
+  const std::vector<plan::WithItem>& with = p.rules[0].with;
+  ASSERT_EQ(with.size(), 3u);
+  EXPECT_EQ(with[0].name, "error_code");
+  EXPECT_GE(with[0].ref.field, 0);
+  EXPECT_EQ(with[0].ref.field, field_named("error_code"));
+  EXPECT_EQ(with[1].ref.header, plan::HeaderValue::Cgroup);
+  EXPECT_EQ(with[2].ref.header, plan::HeaderValue::Tid);
+  EXPECT_EQ(field_named("cgroup"), -1);
+}
+
 }  // namespace
 }  // namespace seam::test

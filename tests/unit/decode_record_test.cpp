@@ -241,7 +241,7 @@ TEST(DecodeRecord, HighRuleIdUnderAUnitTagAndConvenienceFunction) {
   EXPECT_EQ(r->rule->name, "every_type");
   EXPECT_EQ(plan::unit_tag_of((7u << plan::kUnitTagShift) | 60'000u), 7u);
   EXPECT_EQ(Decoder::peek_rule_id(b.data), 60'000u);
-  b.put<uint32_t>(0, 0xffffffffu);  // the exec notice keeps its all-ones id
+  b.put<uint32_t>(0, plan::kExecNoticeRuleId);  // the exec notice keeps its all-ones id
   EXPECT_EQ(Decoder::peek_rule_id(b.data), 0xffffffffu);
   EXPECT_EQ(Decoder::peek_rule_id(std::span<const uint8_t>(b.data.data(), 3)), std::nullopt);
 }

@@ -63,7 +63,13 @@ struct Fixture {
 
   void message(std::initializer_list<std::pair<bool, const char*>> parts) {
     rule.message.clear();
-    for (auto [is_field, text] : parts) rule.message.push_back({is_field, text});
+    for (auto [is_field, text] : parts) rule.message.push_back({is_field, text, {}});
+    plan::resolve_values(rule, &record);
+  }
+  void with(std::initializer_list<const char*> names) {
+    rule.with.clear();
+    for (const char* name : names) rule.with.push_back({name, {}});
+    plan::resolve_values(rule, &record);
   }
 };
 
@@ -132,10 +138,27 @@ TEST(OutputAlert, CommInAMessageHasItsControlBytesReplaced) {
   EXPECT_EQ(out, "by a?ERROR x?[31mz?.");
 }
 
+// The plan resolved each hole to a field index once: printing never looks the name up again.
+TEST(OutputAlert, HolesPrintTheFieldTheyWereResolvedTo) {
+  Fixture fx;
+  fx.message({{true, "size"}, {false, " "}, {true, "pid"}});
+  EXPECT_EQ(fx.rule.message[0].ref.field, 1);
+  EXPECT_EQ(fx.rule.message[2].ref.header, plan::HeaderValue::Pid);
+  fx.rule.message[0].text = "renamed";
+  fx.rule.message[2].text = "tid";
+  std::string out;
+  render_message(fx.rule.message, fx.decoded, {}, out);
+  EXPECT_EQ(out, "4.0MiB 1234");
+  fx.rule.message[0].ref = {};  // unresolved: the gap shows
+  out.clear();
+  render_message(fx.rule.message, fx.decoded, {}, out);
+  EXPECT_EQ(out, "{renamed} 1234");
+}
+
 TEST(OutputAlert, BuildsAlertWithWithFieldsAndSymbolizedStacks) {
   Fixture fx;
   fx.message({{false, "sync "}, {true, "duration"}});
-  fx.rule.with = {"size", "pid", "ustack", "cgroup", "stream"};
+  fx.with({"size", "pid", "ustack", "cgroup", "stream"});
   std::vector<std::pair<uint32_t, bool>> calls;
   AlertBuilder builder([&](uint32_t pid, std::span<const uint64_t> addrs, bool kernel) {
     calls.push_back({pid, kernel});
@@ -182,7 +205,7 @@ TEST(OutputAlert, BuildsAlertWithWithFieldsAndSymbolizedStacks) {
 
 TEST(OutputAlert, WithFieldsCarryTheirDisplayText) {
   Fixture fx;
-  fx.rule.with = {"ret", "duration", "stream"};
+  fx.with({"ret", "duration", "stream"});
   Alert a = AlertBuilder({}, cuda_errors).build(fx.decoded);
   ASSERT_EQ(a.fields.size(), 6u);  // the three `with` items lead, the record's other values follow
   EXPECT_EQ(a.fields[0].text, "cudaErrorMemoryAllocation");
@@ -203,11 +226,11 @@ TEST(OutputAlert, StacksWithoutSymbolizerAreBareAddresses) {
 
 TEST(OutputAlert, RebuildingReusesTheAlert) {
   Fixture fx;
-  fx.rule.with = {"size", "name"};
+  fx.with({"size", "name"});
   AlertBuilder builder;
   Alert a;
   builder.build(fx.decoded, 0, a);
-  fx.rule.with = {"ok"};
+  fx.with({"ok"});
   fx.decoded.comm = "other";
   builder.build(fx.decoded, 0, a);
   ASSERT_EQ(a.fields.size(), 6u);  // `ok` first, then the record's other values: no leftovers

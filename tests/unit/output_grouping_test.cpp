@@ -31,7 +31,7 @@ plan::Plan grouped_plan(int64_t group_ns, int64_t limit_count = 0, int64_t limit
   r.name = "sync";
   r.file = "rules/g.seam";
   r.line = 2;
-  r.message = {{false, "sync took "}, {true, "duration"}};
+  r.message = {{false, "sync took ", {}}, {true, "duration", {}}};
   r.group_ns = group_ns;
   r.limit_count = limit_count;
   r.limit_per_ns = limit_per_ns;
@@ -51,6 +51,7 @@ plan::Plan grouped_plan(int64_t group_ns, int64_t limit_count = 0, int64_t limit
   rec.fields = {d, u};
   rec.size = 80;
   p.records.push_back(rec);
+  plan::resolve_values(p);
   return p;
 }
 

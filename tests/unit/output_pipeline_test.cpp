@@ -37,8 +37,9 @@ plan::Plan sync_plan(int64_t limit_count = 0, int64_t limit_per_ns = 0) {
   r.name = "sync_under_gil";
   r.file = "rules/gil.seam";
   r.line = 3;
-  r.message = {{false, "stream sync blocked "}, {true, "duration"}, {false, " with the GIL held"}};
-  r.with = {"stream"};
+  r.message = {
+      {false, "stream sync blocked ", {}}, {true, "duration", {}}, {false, " with the GIL held", {}}};
+  r.with = {{"stream", {}}};
   r.limit_count = limit_count;
   r.limit_per_ns = limit_per_ns;
   p.rules.push_back(r);
@@ -62,6 +63,7 @@ plan::Plan sync_plan(int64_t limit_count = 0, int64_t limit_per_ns = 0) {
   rec.fields = {d, s, u};
   rec.size = 88;
   p.records.push_back(rec);
+  plan::resolve_values(p);
   return p;
 }
 

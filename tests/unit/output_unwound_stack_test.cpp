@@ -25,7 +25,7 @@ struct Fixture {
   Fixture() {
     rule.id = 1;
     rule.name = "slow_sync";
-    rule.with = {"ustack"};
+    rule.with = {{"ustack", {}}};
     record.rule_id = 1;
     plan::Field ustack;
     ustack.name = "ustack";
@@ -34,6 +34,7 @@ struct Fixture {
     copy.name = "ustack_copy";
     copy.type = FieldType::UStackCopy;
     record.fields = {ustack, copy};
+    plan::resolve_values(rule, &record);
     decoded.rule = &rule;
     decoded.record = &record;
     decoded.pid = 4242;
