@@ -246,7 +246,8 @@ void Checker::check_metric(Table& t, ast::MetricDecl& m) {
           .hints.push_back("e.g. `hist duration` or `sum size`");
     }
   }
-  static const char* const kLabels[] = {"comm", "cgroup", "pid", "tid", "container", "pod"};
+  static const char* const kLabels[] = {"comm",      "cgroup",       "pid", "tid",
+                                        "container", "container_id", "pod", "namespace"};
   for (const ast::Ident& label : m.by) {
     if (std::find(std::begin(kLabels), std::end(kLabels), label.name) != std::end(kLabels)) continue;
     if (!ctx.event || find_field(*ctx.event, label.name)) continue;

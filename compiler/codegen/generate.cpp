@@ -322,17 +322,18 @@ Generated generate(const plan::Program& program, const Options& options) {
     body += fragment("exec_notice.c.tmpl", {{"rule_id", std::to_string(kExecNoticeRule) + "U"}});
   if (scoped(program, options)) body += fragment("scope_follow.c.tmpl", {});
   Generated g;
-  g.c_source = number_line_resets(
-      fragment("program.c.tmpl",
-               {{"sources", from.empty() ? "no rules" : from},
-                {"extra_includes", (usdt ? "#include \"usdt.bpf.h\"\n#define seam_usdt_arg(ctx, n) "
-                                           "({ long _v = 0; bpf_usdt_arg(ctx, n, &_v); (__u64)_v; })\n"
-                                         : std::string()) +
-                                       (fd_names ? "#include \"seam_fd.h\"\n" : "") +
-                                       (scoped(program, options) ? "#include \"seam_scope.h\"\n" : "") +
-                                       (py_gil ? "#include \"py_gil.h\"\n" : "")},
-                {"maps", maps(program)},
-                {"sites", body}}));
+  g.c_source = number_line_resets(fragment(
+      "program.c.tmpl",
+      {{"sources", from.empty() ? "no rules" : from},
+       {"extra_includes", (usdt ? "#include \"usdt.bpf.h\"\n#define seam_usdt_arg(ctx, n) "
+                                  "({ long _v = 0; bpf_usdt_arg(ctx, n, &_v); (__u64)_v; })\n"
+                                : std::string()) +
+                              (fd_names ? "#include \"seam_fd.h\"\n" : "") +
+                              (scoped(program, options) ? "#include \"seam_scope.h\"\n" : "") +
+                              (py_gil ? "#include \"py_gil.h\"\n" : "") +
+                              (program.plan.identity_tests.empty() ? "" : "#include \"seam_identity.h\"\n")},
+       {"maps", maps(program)},
+       {"sites", body}}));
   if (std::string broken = c_invariant_violation(g.c_source); !broken.empty())
     throw std::logic_error("generated C breaks the escaping invariant: " + broken);
   g.layout = program.plan;

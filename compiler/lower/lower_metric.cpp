@@ -83,7 +83,7 @@ void Lowerer::lower_metric(const ast::MetricDecl& decl) {
                   !event->begin.empty() && event->begin[0].kind == ast::ProbeKind::Call &&
                   std::all_of(decl.by.begin(), decl.by.end(), [](const ast::Ident& l) {
                     return l.name == "pid" || l.name == "tid" || l.name == "comm" || l.name == "cgroup" ||
-                           l.name == "container" || l.name == "pod";
+                           plan::is_identity_label(l.name);
                   });
   uint32_t offset = 8;  // u32 other, u32 pad
   for (const ast::Ident& label : decl.by) {
@@ -105,10 +105,11 @@ void Lowerer::lower_metric(const ast::MetricDecl& decl) {
         add_enum_table(l.enum_name);
       }
     } else {
-      // pid, tid, cgroup; container and pod are derived from the cgroup in user space.
+      // pid, tid, cgroup; container, container_id, pod and namespace are the cgroup id in the
+      // key, which user space serves as the cgroup's identity (series of one identity summed).
       ast::NameRef ref;
       ref.kind = ast::RefKind::Builtin;
-      ref.builtin = (label.name == "container" || label.name == "pod") ? "cgroup" : label.name;
+      ref.builtin = plan::is_identity_label(label.name) ? "cgroup" : label.name;
       if (at_entry) {
         v.kind = ref.builtin == "pid"   ? plan::ValueKind::Pid
                  : ref.builtin == "tid" ? plan::ValueKind::Tid

@@ -121,6 +121,11 @@ std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, Unit
 }
 
 RuleUnit::~RuleUnit() {
+  if (!plan.identity_tests.empty()) {
+    unit->identity_ = std::make_unique<IdentityKeeper>(plan.identity_tests, object.map_fd(plan.identity_map),
+                                                       context.cgroups);
+    unit->rescan_identity();
+  }
   stop();
   if (context_ && context_->by_tag.count(tag_) && context_->by_tag[tag_] == this)
     context_->by_tag.erase(tag_);
@@ -167,6 +172,17 @@ size_t RuleUnit::detach_probes() {
   size_t links = object_->detach_all().links;
   detached_early_ += links;
   return links;
+}
+
+void RuleUnit::rescan_identity() {
+  if (!identity_) return;
+  std::string why = identity_->refresh();
+  if (!why.empty())
+    pipeline_->notice(Notice{plan::Severity::Warning,
+                             "identity-unavailable",
+                             build_->path + ": container and pod tests: " + why,
+                             {},
+                             0});
 }
 
 DetachStats RuleUnit::stop() {
