@@ -70,6 +70,13 @@ std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, Unit
     notice(std::move(n));
   }
 
+  // Rules and metrics left out at compile time for a probe this kernel lacks (plan.hpp).
+  for (const plan::UnavailableRule& u : plan.unavailable_rules)
+    notice(Notice{plan::Severity::Warning, "probe-unavailable",
+                  std::string(u.metric ? "metric " : "rule ") + u.name + " (" + u.origin +
+                      ") is disabled: " + u.reason + "; the file's other rules run",
+                  u.metric ? std::nullopt : std::optional<std::string>(u.name), 0});
+
   unit->attacher_ = std::make_unique<ProbeAttacher>(plan, object, notice);
   unit->attacher_->attach_kernel_probes();
   unit->exec_attached_ = object.is_loaded("seam_exec_notice") &&
@@ -114,6 +121,11 @@ std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, Unit
         plan.libraries[static_cast<size_t>(reader.library)].patterns,
         [gil](pid_t pid, const std::vector<discover::LibraryFile>& files) { gil->on_process(pid, files); }));
   }
+  if (!plan.identity_tests.empty()) {
+    unit->identity_ = std::make_unique<IdentityKeeper>(plan.identity_tests, object.map_fd(plan.identity_map),
+                                                       context.cgroups);
+    unit->rescan_identity();
+  }
   unit->pending_ = std::make_unique<PendingScanner>(
       plan, [u = unit.get()](const std::string& name) { return u->object_->map_fd(name); });
   unit->reported_drops_.assign(plan.rules.size() + 1, 0);
@@ -121,11 +133,6 @@ std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, Unit
 }
 
 RuleUnit::~RuleUnit() {
-  if (!plan.identity_tests.empty()) {
-    unit->identity_ = std::make_unique<IdentityKeeper>(plan.identity_tests, object.map_fd(plan.identity_map),
-                                                       context.cgroups);
-    unit->rescan_identity();
-  }
   stop();
   if (context_ && context_->by_tag.count(tag_) && context_->by_tag[tag_] == this)
     context_->by_tag.erase(tag_);
@@ -167,13 +174,6 @@ void RuleUnit::every_second() {
     pending_->scan([this](uint32_t rule_id, Alert& alert) { pipeline_->write_alert(rule_id, alert); });
 }
 
-size_t RuleUnit::detach_probes() {
-  if (stopped_) return 0;
-  size_t links = object_->detach_all().links;
-  detached_early_ += links;
-  return links;
-}
-
 void RuleUnit::rescan_identity() {
   if (!identity_) return;
   std::string why = identity_->refresh();
@@ -183,6 +183,13 @@ void RuleUnit::rescan_identity() {
                              build_->path + ": container and pod tests: " + why,
                              {},
                              0});
+}
+
+size_t RuleUnit::detach_probes() {
+  if (stopped_) return 0;
+  size_t links = object_->detach_all().links;
+  detached_early_ += links;
+  return links;
 }
 
 DetachStats RuleUnit::stop() {

@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "compiler/check/availability.hpp"
 #include "compiler/check/check.hpp"
 #include "compiler/check/program.hpp"
 #include "compiler/codegen/generate.hpp"
@@ -21,8 +22,10 @@ struct Compiled {
   std::string diagnostics;  // rendered text, empty when clean
 };
 
+// `missing`: as `seam run` asks the kernel which probes it lacks (compiler/check/availability.hpp).
 inline Compiled compile_text(const std::string& rules, const codegen::Options& options = {},
-                             const lower::Options& lower_options = {}) {
+                             const lower::Options& lower_options = {},
+                             const check::ProbeAvailability& missing = {}) {
   Compiled c;
   c.dir = std::make_unique<TempDir>();
   std::string path = c.dir->write("rules.seam", rules);
@@ -34,6 +37,7 @@ inline Compiled compile_text(const std::string& rules, const codegen::Options& o
     c.diagnostics = diag::render_text(c.program.diagnostics);
     return c;
   }
+  check::mark_unavailable(c.program, missing);
   lower::Input input;
   for (const ast::File& f : c.program.modules) input.modules.push_back(&f);
   for (const ast::File& f : c.program.rule_files) input.rule_files.push_back(&f);
