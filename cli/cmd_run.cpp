@@ -20,6 +20,7 @@
 #include "cli/compile_unit.hpp"
 #include "cli/default_rules.hpp"
 #include "cli/dry_run.hpp"
+#include "cli/kernel_probes.hpp"
 #include "cli/pods_flags.hpp"
 #include "cli/routes.hpp"
 #include "cli/rule_toggles.hpp"
@@ -287,6 +288,7 @@ int run(RunFlags& flags) {
   // files that changed (docs/operations.md).
   UnitOptions unit_options;
   unit_options.compile = flags.compile;
+  unit_options.compile.probe_missing = missing_on_this_kernel;  // such rules left out, with a notice
   unit_options.compile.outputs_elsewhere = true;
   unit_options.allow_insecure_rules = flags.allow_insecure_rules;
   std::vector<std::string> files = runtime::rule_files(flags.compile.paths);

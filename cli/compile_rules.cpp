@@ -27,6 +27,7 @@ CompiledRules compile_rules(const CompileOptions& options, std::ostream& err) {
   out.program.diagnostics.sort();
   if (!out.program.diagnostics.all().empty()) err << diag::render_text(out.program.diagnostics);
   if (out.program.diagnostics.has_errors()) return out;
+  check::mark_unavailable(out.program, options.probe_missing);
 
   lower::Input input;
   for (const ast::File& f : out.program.modules) input.modules.push_back(&f);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "compiler/build/build_object.hpp"
+#include "compiler/check/availability.hpp"
 #include "compiler/check/program.hpp"
 #include "compiler/codegen/generate.hpp"
 #include "compiler/lower/lower.hpp"
@@ -31,6 +32,9 @@ struct CompileOptions {
   // (they belong to another unit); with them, an override naming a rule of a third file is
   // left to the check of all files together (E0114).
   std::vector<std::string> overlay_paths;
+  // A rule unit of `seam run`: why this kernel cannot attach a probe (a tracepoint it lacks). The
+  // rules and metrics that need one are left out and listed in the plan; the file's others run.
+  check::ProbeAvailability probe_missing;
 };
 
 // `--ustack-copy KIB` (seam run, seam compile): the user stack bytes each `ustack` record copies

@@ -330,6 +330,7 @@ struct RuleDecl {
   std::string doc;
   std::vector<Ident> tags;       // `tags syscalls, noisy`: what `disable tag T` selects
   std::vector<ExprPtr> excepts;  // `except comm == "batchjob"`: joined to `where` by tuning
+  std::string unavailable;       // why this kernel cannot run it (compiler/check/availability.hpp); "" runs
 };
 
 // ---------------------------------------------------------------- tuning (compiler/check/tuning.*)
@@ -371,11 +372,14 @@ struct MetricDecl {
   QualName event;
   const EventDecl* resolved_event = nullptr;
   ExprPtr where;
+  ExprPtr while_;                    // `while python.gil_held`: counted only while the state holds
+  std::optional<Correlation> after;  // `after cuda.malloc within 1ms`: only right after that event
   MetricKind kind = MetricKind::Count;
   ExprPtr value;  // sum and hist: the field
   std::vector<Ident> by;
   SourceRange range;
   std::string doc;
+  std::string unavailable;  // why this kernel cannot run it (compiler/check/availability.hpp); "" runs
 };
 
 enum class OutputKind { Stdout, Json, Webhook };

@@ -26,7 +26,7 @@ inline constexpr char kMagic[8] = {'S', 'E', 'A', 'M', 'B', 'N', 'D', 'L'};
 // seam_unit_tag, seam_wakeup_bytes) and the exec-notice rule id. Raise it whenever one of them
 // changes incompatibly; a bundle with another value is refused, never half-run.
 // 2: message holes and `with` items carry their resolved value (plan::ValueRef);
-// 3: per-rule scopes (Plan::scopes, seam_scope_masks).
+// 3: per-rule scopes (Plan::scopes, seam_scope_masks), identity tests, unavailable rules.
 inline constexpr int kEngineAbi = 3;
 
 struct Source {

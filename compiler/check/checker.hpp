@@ -93,6 +93,7 @@ class Checker {
   bool is_unknown_bare_name(const ExprContext& ctx, const ast::Expr& e) const;
   bool resolve_enumerator(ast::Expr& e, const ast::Type& compared_with);
   void check_comparison_operands(ExprContext& ctx, ast::Binary& b);
+  bool check_identity_test(const ast::Binary& b);
 
   Program& program_;
   diag::Diagnostics& diags_;
@@ -106,7 +107,9 @@ class Checker {
 
 // Helpers shared by the .cpp files.
 std::string fields_hint(const ast::EventDecl& e);              // "x has fields: a, b, duration, pid, ..."
-std::optional<ast::Type> builtin_type(std::string_view name);  // pid tid comm cgroup uid cpu time
+std::optional<ast::Type> builtin_type(std::string_view name);  // pid tid comm cgroup uid cpu time, identity
+// container, container_id, pod, namespace: known from the cgroup in user space (identity bits).
+bool is_identity_name(std::string_view name);
 const ast::FieldDecl* find_field(const ast::EventDecl& e, std::string_view name);
 std::string first_declared(const SourceRange& r);  // "first declared at path:line"
 std::string describe(const ast::Type& t);          // "a duration", "str", ...

@@ -230,9 +230,25 @@ void Checker::check_metric(Table& t, ast::MetricDecl& m) {
   m.resolved_event = resolve_event(t, m.event);
   ctx.event = m.resolved_event;
   ctx.event_failed = !ctx.event;
+  // `after E within D` and `while STATE` as in an event rule (rules.cpp): the correlated event's
+  // fields are readable in the `where`.
+  if (m.after) {
+    m.after->resolved = resolve_event(t, m.after->event);
+    if (m.after->within) {
+      check_expr(ctx, *m.after->within);
+      require_duration(*m.after->within, "`within`");
+    }
+    ctx.after = &*m.after;
+  }
   if (m.where) {
+    ctx.place = Place::Where;
     check_expr(ctx, *m.where);
     require_boolean(*m.where, "where");
+  }
+  if (m.while_) {
+    ctx.place = Place::While;
+    check_expr(ctx, *m.while_);
+    ctx.place = Place::Where;
   }
   if (m.value) {
     check_expr(ctx, *m.value);
@@ -246,9 +262,27 @@ void Checker::check_metric(Table& t, ast::MetricDecl& m) {
           .hints.push_back("e.g. `hist duration` or `sum size`");
     }
   }
-  static const char* const kLabels[] = {"comm", "cgroup", "pid", "tid", "container", "pod"};
+  static const char* const kLabels[] = {"comm",      "cgroup",       "pid", "tid",
+                                        "container", "container_id", "pod", "namespace"};
   for (const ast::Ident& label : m.by) {
     if (std::find(std::begin(kLabels), std::end(kLabels), label.name) != std::end(kLabels)) continue;
+    if (size_t dot = label.name.rfind('.'); dot != std::string::npos) {
+      // `by usdt.request_start.id`: a field of the `after` event, as remembered on the thread.
+      std::string prefix = label.name.substr(0, dot), field = label.name.substr(dot + 1);
+      const ast::EventDecl* after = m.after ? m.after->resolved : nullptr;
+      if (m.after && !after) continue;  // reported at the `after`
+      const ast::FieldDecl* f = after && prefix == m.after->event.str() ? find_field(*after, field) : nullptr;
+      if (f && f->type.type.kind == TypeKind::Int) continue;
+      diag::Diagnostic& d =
+          diags_.error(Code::UnknownField, label.range,
+                       f ? "label '" + label.name + "' is a string: labels of the `after` event are numbers"
+                         : "unknown label '" + label.name + "'");
+      if (!m.after)
+        d.hints.push_back("a label EVENT.field needs `after EVENT within DURATION` in the metric");
+      else if (!f)
+        d.hints.push_back("the `after` event's fields are " + m.after->event.str() + ".FIELD");
+      continue;
+    }
     if (!ctx.event || find_field(*ctx.event, label.name)) continue;
     std::vector<std::string> labels(std::begin(kLabels), std::end(kLabels));
     std::vector<std::string> fields;

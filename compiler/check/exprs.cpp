@@ -16,6 +16,8 @@ using diag::Code;
 namespace {
 
 const char* const kBuiltins[] = {"pid", "tid", "comm", "cgroup", "uid", "cpu", "time"};
+// Tested in conditions only (not in messages or `with`): suggested, not listed as fields.
+const char* const kIdentityNames[] = {"container", "container_id", "pod", "namespace"};
 const char* const kDurationUnits = "durations take ns, us, ms, s, m, h";
 const char* const kBytesUnits = "bytes take B, KiB, MiB, GiB, TiB, KB, MB, GB";
 
@@ -56,10 +58,14 @@ std::string operand(const ast::Expr& e) {
 
 }  // namespace
 
+bool is_identity_name(std::string_view name) {
+  return name == "container" || name == "container_id" || name == "pod" || name == "namespace";
+}
+
 std::optional<Type> builtin_type(std::string_view name) {
   if (name == "pid" || name == "tid" || name == "uid" || name == "cpu") return Type::integer(32, false);
   if (name == "cgroup") return Type::integer(64, false);
-  if (name == "comm") return Type::of(TypeKind::Str);
+  if (name == "comm" || is_identity_name(name)) return Type::of(TypeKind::Str);
   if (name == "time") return duration_type();
   return std::nullopt;
 }
@@ -232,6 +238,7 @@ void Checker::resolve_name(ExprContext& ctx, ast::Expr& e, ast::NameRef& ref) {
   for (const ast::FieldDecl& f : ev.fields) names.push_back(f.name.name);
   if (ev.is_span) names.push_back("duration");
   for (const char* b : kBuiltins) names.push_back(b);
+  for (const char* b : kIdentityNames) names.push_back(b);
   if (auto best = closest(text, names)) d.hints.push_back("did you mean " + *best + "?");
   d.hints.push_back(fields_hint(ev));
 }
@@ -395,6 +402,36 @@ void Checker::check_fd_is(ExprContext& ctx, ast::Expr& e, ast::Call& call) {
                  "`fd_is` matches a name of 1 to 32 bytes, with `*` only at the end");
 }
 
+namespace {
+
+const ast::NameRef* identity_ref(const ast::Expr& e) {
+  const auto* ref = std::get_if<ast::NameRef>(&e.node);
+  return ref && ref->kind == ast::RefKind::Builtin && is_identity_name(ref->builtin) ? ref : nullptr;
+}
+
+}  // namespace
+
+// `container == "..."`, `pod startswith "web-"`: the kernel knows only the cgroup id, so an
+// identity test is a bit user space sets per cgroup (docs/language.md): one name, one constant
+// string, ==, != or startswith. Returns true when `b` is (or misuses) an identity test.
+bool Checker::check_identity_test(const ast::Binary& b) {
+  const ast::NameRef* lref = identity_ref(*b.lhs);
+  const ast::NameRef* rref = identity_ref(*b.rhs);
+  if (!lref && !rref) return false;
+  const ast::Expr& name_side = lref ? *b.lhs : *b.rhs;
+  const ast::Expr& other = lref ? *b.rhs : *b.lhs;
+  const std::string& name = (lref ? lref : rref)->builtin;
+  bool op_ok = b.op == ast::BinaryOp::Eq || b.op == ast::BinaryOp::Ne ||
+               (b.op == ast::BinaryOp::StartsWith && lref != nullptr);
+  if (op_ok && std::holds_alternative<ast::StrLit>(other.node)) return true;
+  diags_
+      .error(Code::BadIdentityTest, op_ok ? other.range : name_side.range,
+             "'" + name + "' can only be compared with a constant string (==, != or startswith)")
+      .hints.push_back("e.g. `" + name + " == \"" + (name == "namespace" ? "prod" : "web") + "\"` or `" +
+                       name + " in (\"a\", \"b\")`");
+  return true;
+}
+
 // In the kernel a task or object name (`comm`, a name field) is at most 15 bytes and a NUL: a
 // longer constant can never be equal to it, or a prefix of it.
 void Checker::check_name_constant(const ExprContext& ctx, const ast::Binary& b) {
@@ -445,6 +482,7 @@ void Checker::check_binary(ExprContext& ctx, ast::Expr& e, ast::Binary& b) {
   ast::Expr& l = *b.lhs;
   ast::Expr& r = *b.rhs;
   e.type = bool_type();
+  if (check_identity_test(b)) return;
 
   if (b.op == ast::BinaryOp::And || b.op == ast::BinaryOp::Or) {
     const char* word = b.op == ast::BinaryOp::And ? "and" : "or";

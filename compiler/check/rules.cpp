@@ -99,6 +99,11 @@ void Checker::resolve_hole(ExprContext& ctx, ast::MessagePart& part) {
         .hints.push_back(fields_hint(ev));
     return;
   }
+  if (is_identity_name(text)) {  // known in user space, from the cgroup: never in the record
+    diags_.error(Code::BadInterpolation, part.range, "{" + text + "} cannot be printed in a message")
+        .hints.push_back("every alert carries its container and pod (container_id, pod, namespace)");
+    return;
+  }
   if (ref.name.parts.size() >= 2 && ctx.after && !ctx.after->resolved) return;  // `after` reported
   if (ref.name.parts.size() >= 2 && !ctx.after) {
     ast::QualName prefix = ref.name;

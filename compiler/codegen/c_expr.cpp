@@ -221,6 +221,8 @@ std::string c_condition(const plan::Cond& c, const ExprContext& ctx) {
       return "seam_fd_name_match(" + c_value(c.lhs, ctx) + ", " + c_string_literal(name) + ", " +
              std::to_string(name.size()) + ", " + (prefix ? "1" : "0") + ")";
     }
+    case plan::CondOp::IdentityHas:
+      return "seam_identity_has(" + c_value(c.lhs, ctx) + ", " + std::to_string(c.index) + ")";
     case plan::CondOp::StateHeld: {
       const plan::State& s = ctx.program->states.at(static_cast<size_t>(c.index));
       if (s.memory_reader >= 0) return "seam_py_gil_held(&" + s.map + ", tgid)";

@@ -346,7 +346,8 @@ Generated generate(const plan::Program& program, const Options& options) {
                                                               std::to_string(scope_slot_count(program)) +
                                                               "] = {};\n" + fragment("scope_test.c.tmpl", {})
                                                         : "") +
-                              (py_gil ? "#include \"py_gil.h\"\n" : "")},
+                              (py_gil ? "#include \"py_gil.h\"\n" : "") +
+                              (program.plan.identity_tests.empty() ? "" : "#include \"seam_identity.h\"\n")},
        {"maps", maps(program)},
        {"sites", body}}));
   if (std::string broken = c_invariant_violation(g.c_source); !broken.empty())

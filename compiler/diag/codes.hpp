@@ -42,6 +42,7 @@ namespace seam::diag {
   X(NotBoolean, "E0306", "not-boolean")                            \
   X(BadIndex, "E0307", "bad-index")                                \
   X(BadOperand, "E0308", "bad-operand")                            \
+  X(BadIdentityTest, "E0309", "bad-identity-test")                 \
   X(BadProbeTarget, "E0401", "bad-probe-target")                   \
   X(BadSpanKey, "E0402", "bad-span-key")                           \
   X(BadStateTransition, "E0403", "bad-state-transition")           \

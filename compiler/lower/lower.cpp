@@ -454,12 +454,27 @@ void Lowerer::lower_rule(const ast::RuleDecl& rule, const std::string& file) {
 
 plan::Program Lowerer::run() {
   program.plan.ringbuf_bytes = options_.ringbuf_bytes;
+  // What this kernel cannot run (compiler/check/availability.hpp) is listed, not lowered.
+  auto unavailable = [&](const std::string& name, bool metric, const SourceRange& range,
+                         const std::string& why) {
+    program.plan.unavailable_rules.push_back({name, metric, origin_of(range), why});
+  };
   for (const ast::File* file : input_.rule_files)
     for (const ast::Decl& d : file->decls)
-      if (const auto* metric = std::get_if<ast::MetricDecl>(&d)) lower_metric(*metric);
+      if (const auto* metric = std::get_if<ast::MetricDecl>(&d)) {
+        if (metric->unavailable.empty())
+          lower_metric(*metric);
+        else
+          unavailable(metric->name.name, true, metric->range, metric->unavailable);
+      }
   for (const ast::File* file : input_.rule_files)
     for (const ast::Decl& d : file->decls)
-      if (const auto* rule = std::get_if<ast::RuleDecl>(&d)) lower_rule(*rule, file->source->path());
+      if (const auto* rule = std::get_if<ast::RuleDecl>(&d)) {
+        if (rule->unavailable.empty())
+          lower_rule(*rule, file->source->path());
+        else
+          unavailable(rule->name.name, false, rule->range, rule->unavailable);
+      }
   // Correlation marks: when the `after` event completes, remember when (and the fields rules print).
   for (auto& [event, index] : correlations_) {
     const EventSites& es = event_sites(*event);

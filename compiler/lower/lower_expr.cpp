@@ -262,6 +262,56 @@ namespace {
 
 }  // namespace
 
+const ast::NameRef* identity_name(const ast::Expr& e) {
+  const auto* ref = std::get_if<ast::NameRef>(&e.node);
+  if (!ref || ref->kind != ast::RefKind::Builtin) return nullptr;
+  const std::string& b = ref->builtin;
+  return b == "container" || b == "container_id" || b == "pod" || b == "namespace" ? ref : nullptr;
+}
+
+// `container == "x"` is a bit of the identity map at the event's cgroup (for a keyed pair, the
+// cgroup of the thread that began it); `!=` its negation. One bit per distinct test in a file.
+plan::Cond Lowerer::identity_condition(const ast::NameRef& ref, const ast::Binary& bin,
+                                       const ast::RuleDecl& rule) {
+  const ast::Expr& other = identity_name(*bin.lhs) == &ref ? *bin.rhs : *bin.lhs;
+  plan::IdentityTest test;
+  test.field = ref.builtin;
+  test.prefix = bin.op == ast::BinaryOp::StartsWith;
+  if (const auto* lit = std::get_if<ast::StrLit>(&other.node)) test.value = lit->value;
+  std::vector<plan::IdentityTest>& tests = program.plan.identity_tests;
+  auto found = std::find_if(tests.begin(), tests.end(), [&](const plan::IdentityTest& t) {
+    return t.field == test.field && t.prefix == test.prefix && t.value == test.value;
+  });
+  if (found == tests.end()) {
+    if (tests.size() >= plan::kMaxIdentityTests) {
+      unsupported(ref.name.range,
+                  "more than " + std::to_string(plan::kMaxIdentityTests) +
+                      " distinct container, pod and namespace tests in one file: this one never holds");
+      plan::Cond never;
+      never.op = plan::CondOp::Not;
+      never.kids.push_back(plan::Cond{});
+      return never;
+    }
+    if (tests.empty())
+      program.plan.maps.push_back({program.plan.identity_map, plan::MapType::Hash, 8, 8, kIdentityMapEntries,
+                                   "identity tests by cgroup"});
+    tests.push_back(test);
+    found = tests.end() - 1;
+  }
+  plan::Cond c;
+  c.op = plan::CondOp::IdentityHas;
+  c.index = static_cast<int>(found - tests.begin());
+  ast::NameRef cgroup;
+  cgroup.kind = ast::RefKind::Builtin;
+  cgroup.builtin = "cgroup";
+  c.lhs = name_value(cgroup, rule, -1);
+  if (bin.op != ast::BinaryOp::Ne) return c;
+  plan::Cond n;
+  n.op = plan::CondOp::Not;
+  n.kids.push_back(std::move(c));
+  return n;
+}
+
 plan::Cond Lowerer::condition(const ast::Expr& expr, const ast::RuleDecl& rule, int correlation) {
   plan::Cond c;
   if (const auto* b = std::get_if<ast::BoolLit>(&expr.node)) {
@@ -300,6 +350,8 @@ plan::Cond Lowerer::condition(const ast::Expr& expr, const ast::RuleDecl& rule, 
     c.kids.push_back(condition(*bin->rhs, rule, correlation));
     return c;
   }
+  if (const ast::NameRef* id = identity_name(*bin->lhs)) return identity_condition(*id, *bin, rule);
+  if (const ast::NameRef* id = identity_name(*bin->rhs)) return identity_condition(*id, *bin, rule);
   c.lhs = expr_value(*bin->lhs, rule, correlation);
   c.rhs = expr_value(*bin->rhs, rule, correlation);
   bool strings = c.lhs.type == plan::FieldType::Str || c.rhs.type == plan::FieldType::Str;

@@ -68,7 +68,25 @@ void Lowerer::lower_metric(const ast::MetricDecl& decl) {
   ast::RuleDecl as_rule;
   as_rule.resolved_event = event;
   as_rule.range = decl.range;
-  if (decl.where) update.when = condition(*decl.where, as_rule, -1);
+  // `after E within D` and `while S` test what a rule's do, where the event completes.
+  int correlation = -1;
+  if (decl.after && decl.after->resolved) {
+    correlation = correlation_index(*decl.after->resolved);
+    event_sites(*decl.after->resolved);
+  }
+  std::vector<plan::Cond> parts;
+  if (decl.where) parts.push_back(condition(*decl.where, as_rule, correlation));
+  if (decl.while_) parts.push_back(condition(*decl.while_, as_rule, correlation));
+  if (correlation >= 0) {
+    plan::Cond recent;
+    recent.op = plan::CondOp::CorrelatedWithin;
+    recent.index = correlation;
+    if (decl.after->within)
+      if (const auto* lit = std::get_if<ast::IntLit>(&decl.after->within->node))
+        recent.within_ns = lit->value;
+    parts.push_back(std::move(recent));
+  }
+  if (!parts.empty()) update.when = all_of(std::move(parts));
   if (decl.value) {
     update.value = expr_value(*decl.value, as_rule, -1);
     m.unit = field_unit(decl.value->type);
@@ -79,11 +97,11 @@ void Lowerer::lower_metric(const ast::MetricDecl& decl) {
   // A count with no `where`, by the calling thread's pid, tid, comm or cgroup, of a function call:
   // everything it needs is known at the call's entry, so it is counted there and the function
   // gets no return probe for it (nor an in-flight entry) unless another rule needs one.
-  bool at_entry = m.kind == plan::MetricKind::Count && !decl.where && event->is_span &&
-                  !event->begin.empty() && event->begin[0].kind == ast::ProbeKind::Call &&
+  bool at_entry = m.kind == plan::MetricKind::Count && !decl.where && !decl.while_ && !decl.after &&
+                  event->is_span && !event->begin.empty() && event->begin[0].kind == ast::ProbeKind::Call &&
                   std::all_of(decl.by.begin(), decl.by.end(), [](const ast::Ident& l) {
                     return l.name == "pid" || l.name == "tid" || l.name == "comm" || l.name == "cgroup" ||
-                           l.name == "container" || l.name == "pod";
+                           plan::is_identity_label(l.name);
                   });
   uint32_t offset = 8;  // u32 other, u32 pad
   for (const ast::Ident& label : decl.by) {
@@ -91,7 +109,17 @@ void Lowerer::lower_metric(const ast::MetricDecl& decl) {
     l.name = label.name;
     l.offset = offset;
     plan::Value v;
-    if (label.name == "comm") {
+    if (size_t dot = label.name.rfind('.'); dot != std::string::npos && decl.after && decl.after->resolved) {
+      // `by usdt.request_start.id`: the field the `after` event left on this thread, served as `id`.
+      const ast::FieldDecl* f = find_field(*decl.after->resolved, label.name.substr(dot + 1));
+      ast::NameRef ref;
+      ref.kind = ast::RefKind::OtherEvent;
+      ref.event = decl.after->resolved;
+      ref.field = f;
+      if (f) v = name_value(ref, as_rule, correlation);
+      l.name = label.name.substr(dot + 1);
+      l.type = v.type;
+    } else if (label.name == "comm") {
       l.type = plan::FieldType::Str;
       l.size = 16;
       v.kind = plan::ValueKind::Comm;
@@ -105,10 +133,11 @@ void Lowerer::lower_metric(const ast::MetricDecl& decl) {
         add_enum_table(l.enum_name);
       }
     } else {
-      // pid, tid, cgroup; container and pod are derived from the cgroup in user space.
+      // pid, tid, cgroup; container, container_id, pod and namespace are the cgroup id in the
+      // key, which user space serves as the cgroup's identity (series of one identity summed).
       ast::NameRef ref;
       ref.kind = ast::RefKind::Builtin;
-      ref.builtin = (label.name == "container" || label.name == "pod") ? "cgroup" : label.name;
+      ref.builtin = plan::is_identity_label(label.name) ? "cgroup" : label.name;
       if (at_entry) {
         v.kind = ref.builtin == "pid"   ? plan::ValueKind::Pid
                  : ref.builtin == "tid" ? plan::ValueKind::Tid

@@ -58,6 +58,7 @@ class Lowerer {
   // pid, tid, cgroup or comm of the thread that began a keyed pair (`event`'s rules run at its end).
   plan::Value begin_thread_value(const ast::EventDecl& event, const std::string& builtin);
   plan::Cond condition(const ast::Expr& expr, const ast::RuleDecl& rule, int correlation);
+  plan::Cond identity_condition(const ast::NameRef& ref, const ast::Binary& bin, const ast::RuleDecl& rule);
 
   // ---- lower_metric.cpp
   void lower_metric(const ast::MetricDecl& metric);
@@ -89,6 +90,13 @@ class Lowerer {
   std::map<std::string, int> sites_;
   std::set<const ast::FieldDecl*> computing_;  // computed fields being lowered (to stop self-reference)
 };
+
+inline constexpr uint32_t kIdentityMapEntries = 16384;  // cgroups with a test that holds
+// container, container_id, pod or namespace: a test of the process's identity (identity_condition).
+const ast::NameRef* identity_name(const ast::Expr& e);
+
+// `parts[0] && parts[1] && ...` (True when empty), in that order: C's && short-circuits.
+plan::Cond all_of(std::vector<plan::Cond> parts);
 
 plan::FieldType field_type(const ast::Type& type);
 plan::FieldUnit field_unit(const ast::Type& type);

@@ -23,6 +23,8 @@ bool fires_in_user_context(const ast::EventDecl& e) {
   return true;
 }
 
+}  // namespace
+
 plan::Cond all_of(std::vector<plan::Cond> parts) {
   if (parts.empty()) return plan::Cond{};
   plan::Cond c = std::move(parts.back());
@@ -37,8 +39,6 @@ plan::Cond all_of(std::vector<plan::Cond> parts) {
   }
   return c;
 }
-
-}  // namespace
 
 plan::RuleCheck Lowerer::rule_check(const ast::RuleDecl& rule, uint32_t rule_id, int correlation) {
   plan::RuleCheck check;

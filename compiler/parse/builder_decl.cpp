@@ -204,8 +204,17 @@ ast::MetricDecl Builder::metric(const Node& n) {
   m.doc = doc(n);
   for (size_t i = 2; i < n.children.size(); ++i) {
     const Node& c = *n.children[i];
+    bool duplicate = false;
     if (c.is_type<g::where_clause>()) {
-      m.where = expr(*c.children[0]);
+      duplicate = m.where != nullptr;
+      if (!duplicate) m.where = expr(*c.children[0]);
+    } else if (c.is_type<g::while_clause>()) {
+      duplicate = m.while_ != nullptr;
+      if (!duplicate) m.while_ = expr(*c.children[0]);
+    } else if (c.is_type<g::after_clause>()) {
+      duplicate = m.after.has_value();
+      if (!duplicate)
+        m.after = ast::Correlation{qualname(*c.children[0]), nullptr, expr(*c.children[1]), range(c)};
     } else if (c.is_type<g::metric_count>()) {
       m.kind = ast::MetricKind::Count;
     } else if (c.is_type<g::metric_sum>() || c.is_type<g::metric_hist>()) {
@@ -214,6 +223,13 @@ ast::MetricDecl Builder::metric(const Node& n) {
     } else {  // by
       for (const auto& b : c.children) m.by.push_back(ident(*b));
     }
+    if (duplicate)
+      diags_.error(diag::Code::DuplicateClause, range(c),
+                   std::string("duplicate '") +
+                       (c.is_type<g::where_clause>()   ? "where"
+                        : c.is_type<g::while_clause>() ? "while"
+                                                       : "after") +
+                       "' clause in metric '" + m.name.name + "'; each clause may appear once");
   }
   return m;
 }

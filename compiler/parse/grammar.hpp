@@ -403,9 +403,12 @@ struct metric_hist : seq<tok<kw_hist>, must<expr>> {};
 struct metric_kind : sor<metric_count, metric_sum, metric_hist> {
   static constexpr const char* what = "'count', 'sum EXPR' or 'hist EXPR'";
 };
-struct by_clause : seq<tok<kw_by>, ident_list> {};
+// Labels: names, or `EVENT.field` of the metric's `after` event (`by usdt.request_start.id`).
+struct by_clause : seq<tok<kw_by>, must<tok<qualname>>, star<tok<comma>, must<tok<qualname>>>> {};
+// `where`, `while` and `after` in any order (each at most once: the builder reports a repeat).
+struct metric_condition : sor<where_clause, while_clause, after_clause> {};
 struct metric_decl : seq<tok<kw_metric>, must<tok<ident>>, must<tok<kw_on>>, must<tok<qualname>>,
-                         opt<where_clause>, must<metric_kind>, opt<by_clause>> {};
+                         star<metric_condition>, must<metric_kind>, opt<by_clause>> {};
 
 struct output_stdout : tok<kw_stdout> {};
 struct output_json : seq<tok<kw_json>, must<tok<string_lit>>> {};

@@ -186,10 +186,12 @@ NLOHMANN_JSON_SERIALIZE_ENUM(Compare, {{Compare::Gt, ">"},
                                        {Compare::Ne, "!="}})
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MetricLabel, name, type, offset, size, enum_name)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Metric, name, map, kind, unit, labels, key_size, value_size,
-                                                per_cpu, max_series, help, origin)
+                                                per_cpu, max_series, help, origin, scope)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Window, rule_id, function, quantile, metric, window_ns,
                                                 compare, threshold)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MemoryReader, reader, state, map, library, origin)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(IdentityTest, field, prefix, value)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(UnavailableRule, name, metric, origin, reason)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Map, name, type, key_size, value_size, max_entries, purpose)
 
 void to_json(nlohmann::json& j, const Plan& p) {
@@ -203,6 +205,8 @@ void to_json(nlohmann::json& j, const Plan& p) {
     j["scopes"].push_back({{"kind", to_string(s.kind)}, {"argument", s.argument}, {"origin", s.origin}});
   if (!p.workload_libraries.empty()) j["workload_libraries"] = p.workload_libraries;
   if (!p.memory_readers.empty()) j["memory_readers"] = p.memory_readers;
+  if (!p.identity_tests.empty()) j["identity_tests"] = p.identity_tests;
+  if (!p.unavailable_rules.empty()) j["unavailable_rules"] = p.unavailable_rules;
 }
 
 void from_json(const nlohmann::json& j, Plan& p) {
@@ -218,6 +222,8 @@ void from_json(const nlohmann::json& j, Plan& p) {
   if (j.contains("windows")) j.at("windows").get_to(p.windows);
   if (j.contains("enums")) j.at("enums").get_to(p.enums);
   if (j.contains("memory_readers")) j.at("memory_readers").get_to(p.memory_readers);
+  if (j.contains("identity_tests")) j.at("identity_tests").get_to(p.identity_tests);
+  if (j.contains("unavailable_rules")) j.at("unavailable_rules").get_to(p.unavailable_rules);
   if (j.contains("scopes"))
     for (const nlohmann::json& s : j.at("scopes")) {
       Scope& scope = p.scopes.emplace_back();

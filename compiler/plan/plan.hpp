@@ -162,8 +162,14 @@ struct Map {
 // fold into the key with other = 1 (the `other` series).
 enum class MetricKind { Count, Sum, Hist };
 
+// container, container_id, pod, namespace: labels kept in the kernel as the cgroup id and served
+// as that cgroup's identity (runtime/metrics/identity_labels.hpp).
+inline bool is_identity_label(const std::string& name) {
+  return name == "container" || name == "container_id" || name == "pod" || name == "namespace";
+}
+
 struct MetricLabel {
-  std::string name;                 // comm, cgroup, pid, tid, or an event field
+  std::string name;                 // comm, cgroup, pid, tid, an identity label, or an event field
   FieldType type = FieldType::U64;  // Str for comm (16 bytes), U64 otherwise
   uint32_t offset = 0;              // in the key
   uint32_t size = 8;
@@ -240,6 +246,27 @@ struct CpythonProcess {
 static_assert(sizeof(CpythonProcess) == 24);
 inline constexpr uint32_t kCpythonProcessValueSize = sizeof(CpythonProcess);
 
+// `container == "web"`, `pod startswith "api-"`, `namespace != "kube-system"`: who the process
+// is, which the kernel cannot know (it knows the cgroup id). Each distinct test is one bit of
+// `identity_map` (key: u64 cgroup id, value: u64 bits): the runtime walks the cgroup v2 tree,
+// works out each cgroup's identity (runtime/identity/) and sets the bits of the tests that hold
+// there (runtime/run/identity_keeper.hpp). A cgroup not in the map holds none of them.
+struct IdentityTest {
+  std::string field;    // container (the 12-digit short id), container_id, pod (name), namespace
+  bool prefix = false;  // startswith; else ==
+  std::string value;
+};
+inline constexpr size_t kMaxIdentityTests = 64;
+
+// A rule or metric left out because this kernel lacks a probe it needs (a tracepoint it does not
+// have: compiler/check/availability.hpp); the rest of its file runs, and the runtime reports it.
+struct UnavailableRule {
+  std::string name;
+  bool metric = false;
+  std::string origin;  // "file:line"
+  std::string reason;  // "tracepoint sched:x: this kernel has no such tracepoint"
+};
+
 struct Plan {
   // The distinct scopes of the files compiled together (Rule::scope and Metric::scope index it):
   // at most one for `seam run`'s one object per file, one per scope for a bundle's merged files.
@@ -249,10 +276,13 @@ struct Plan {
   std::vector<std::string> workload_libraries;
   std::vector<Library> libraries;
   std::vector<MemoryReader> memory_readers;
+  std::vector<IdentityTest> identity_tests;  // bit i of identity_map's values is test i
+  std::string identity_map = "seam_identity";
   std::vector<Attachment> attachments;
   std::vector<Map> maps;
   std::vector<Rule> rules;
-  std::vector<Record> records;  // one per rule that emits; rule_id identifies it
+  std::vector<UnavailableRule> unavailable_rules;  // not in `rules`: not lowered at all
+  std::vector<Record> records;                     // one per rule that emits; rule_id identifies it
   std::vector<Metric> metrics;
   std::vector<Window> windows;
   std::string ringbuf_map = "seam_events";

@@ -63,8 +63,10 @@ enum class CondOp {
   StrPrefix,
   StateHeld,
   CorrelatedWithin,
-  FdIs
+  FdIs,
+  IdentityHas
 };  // FdIs: file descriptor `lhs` of the current process names a file matching `rhs`
+// IdentityHas: the cgroup `lhs` has bit `index` (Plan::identity_tests) set in the identity map
 
 // A predicate evaluated in the kernel. Leaves compare two Values; StateHeld tests state `index`;
 // CorrelatedWithin tests that correlation `index` was marked at most `within_ns` ago on this thread.

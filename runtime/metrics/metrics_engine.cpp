@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "runtime/metrics/histogram.hpp"
+#include "runtime/metrics/identity_labels.hpp"
 #include "runtime/metrics/prometheus_writer.hpp"
 #include "runtime/metrics/series_key.hpp"
 #include "runtime/metrics/window_math.hpp"
@@ -119,9 +120,18 @@ void MetricsEngine::sample(int64_t now_ns) {
       (*series)[entry.key] = sum_over_cpus(metric, entry, read[i]->cpus);
     }
     state.latest.clear();
-    for (const auto& [key, values] : *series)
-      state.latest.push_back(Series{decode_labels(metric, key, enums_), values.count, values.sum,
-                                    values.buckets, is_other_key(key)});
+    std::map<std::pair<bool, Labels>, size_t> index;  // one series per identity (identity_labels.hpp)
+    for (const auto& [key, values] : *series) {
+      bool other = is_other_key(key);
+      Labels labels = name_identity_labels(decode_labels(metric, key, enums_), identity_namer_, other);
+      auto [at, fresh] = index.emplace(std::pair{other, labels}, state.latest.size());
+      if (fresh) {
+        state.latest.push_back(Series{std::move(labels), values.count, values.sum, values.buckets, other});
+        continue;
+      }
+      Series& into = state.latest[at->second];
+      add_values(values.count, values.sum, values.buckets, &into.count, &into.sum, &into.buckets);
+    }
     std::stable_sort(state.latest.begin(), state.latest.end(), [](const Series& a, const Series& b) {
       return a.other != b.other ? b.other : a.labels < b.labels;
     });
@@ -148,13 +158,23 @@ std::vector<MetricsEngine::WindowResult> MetricsEngine::evaluate(int64_t now_ns)
     const Snapshot* base = state->history.baseline(now_ns - window.window_ns);
     if (!base) continue;
     double seconds = static_cast<double>(newest->time_ns - base->time_ns) / 1e9;
+    // Per served series: the keys of one identity (identity_labels.hpp) change together.
+    std::map<Labels, SeriesDelta> deltas;
     for (const auto& [key, values] : *newest->series) {
       auto old = base->series->find(key);
       SeriesDelta delta = delta_between(values, old == base->series->end() ? nullptr : &old->second, seconds);
+      Labels labels =
+          name_identity_labels(decode_labels(state->metric, key, enums_), identity_namer_, is_other_key(key));
+      auto [at, fresh] = deltas.emplace(std::move(labels), delta);
+      if (!fresh)
+        add_values(delta.count, delta.sum, delta.buckets, &at->second.count, &at->second.sum,
+                   &at->second.buckets);
+    }
+    for (const auto& [labels, delta] : deltas) {
       std::optional<double> value = window_value(window, delta);
       if (!value || !compare_holds(window.compare, *value, window.threshold)) continue;
-      results.push_back(WindowResult{window.rule_id, *value, window_unit(window.function, state->metric.unit),
-                                     decode_labels(state->metric, key, enums_)});
+      results.push_back(
+          WindowResult{window.rule_id, *value, window_unit(window.function, state->metric.unit), labels});
     }
   }
   return results;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "compiler/plan/plan.hpp"
+#include "runtime/metrics/identity_labels.hpp"
 #include "runtime/metrics/map_reader.hpp"
 #include "runtime/metrics/self_stats.hpp"
 #include "runtime/metrics/series.hpp"
@@ -30,6 +31,12 @@ class MetricsEngine {
   MetricsEngine(const plan::Plan& plan, std::function<int(const std::string& map_name)> map_fd);
   // Reads the maps through `reader` (tests feed snapshots made by hand).
   MetricsEngine(const plan::Plan& plan, std::unique_ptr<MetricMapReader> reader);
+
+  // Serves identity labels (`by container`, `by pod`) through `namer` from the next sample on.
+  void set_identity_namer(IdentityNamer namer) {
+    std::lock_guard lock(mutex_);
+    identity_namer_ = std::move(namer);
+  }
 
   // Reads every metric map now and keeps a snapshot taken at now_ns (a monotonic clock). A map
   // that cannot be read keeps its previous series and counts a read error.
@@ -70,6 +77,7 @@ class MetricsEngine {
   std::vector<plan::Window> windows_;
   std::map<std::string, std::map<int64_t, std::string>> enums_;  // for labels served by name
   std::vector<MetricState> metrics_;
+  IdentityNamer identity_namer_;
   std::unique_ptr<MetricMapReader> reader_;
   uint64_t read_errors_ = 0;
   std::string last_error_;

@@ -16,10 +16,17 @@ MetricsService::MetricsService(const plan::Plan& plan, std::function<int(const s
 void MetricsService::set_plan(const plan::Plan& plan, std::function<int(const std::string&)> map_fd) {
   auto fresh_plan = std::make_unique<plan::Plan>(plan);
   auto fresh = std::make_unique<metrics::MetricsEngine>(*fresh_plan, std::move(map_fd));
+  fresh->set_identity_namer(namer_);
   std::lock_guard<std::mutex> lock(engine_mutex_);
   engine_ = std::move(fresh);
   plan_ = std::move(fresh_plan);
   active_.clear();
+}
+
+void MetricsService::set_identity_namer(metrics::IdentityNamer namer) {
+  std::lock_guard<std::mutex> lock(engine_mutex_);
+  namer_ = std::move(namer);
+  engine_->set_identity_namer(namer_);
 }
 
 MetricsService::~MetricsService() {
@@ -57,8 +64,14 @@ void identify_series(const metrics::Labels& labels, Alert& alert, metrics::Label
     } else if (name == "comm") {
       alert.comm = value;
       alert.has_task = true;
-    } else if (name == "cgroup" || name == "container" || name == "pod") {
+    } else if (name == "cgroup") {
       alert.cgroup = number;
+    } else if (name == "container" || name == "container_id") {  // served as the id (short or full)
+      alert.container_id = value;
+    } else if (name == "pod") {
+      alert.pod_name = value;
+    } else if (name == "namespace") {
+      alert.pod_namespace = value;
     } else {
       rest->emplace_back(name, value);
     }

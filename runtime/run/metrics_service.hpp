@@ -24,6 +24,8 @@ class MetricsService {
   // Rule units changed (reload): serve and sample `plan` (every unit's metrics, rule ids global)
   // from now on. Series restart from the maps' current contents; windows start again.
   void set_plan(const plan::Plan& plan, std::function<int(const std::string&)> map_fd);
+  // Identity labels (`by container`, `by pod`) are served through `namer`, for this plan and the next.
+  void set_identity_namer(metrics::IdentityNamer namer);
   // Serves /metrics and /healthz; an error (port taken) is returned, and metrics still run.
   std::optional<std::string> listen(const std::string& address);
   uint16_t port() const { return server_.port(); }
@@ -42,6 +44,7 @@ class MetricsService {
   std::unique_ptr<plan::Plan> plan_;
   std::unique_ptr<metrics::MetricsEngine> engine_;
   std::mutex engine_mutex_;  // the server's thread reads engine_ while set_plan() may replace it
+  metrics::IdentityNamer namer_;
   metrics::HttpServer server_;
   std::mutex self_mutex_;
   metrics::SelfStats self_;

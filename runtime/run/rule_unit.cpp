@@ -70,6 +70,13 @@ std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, Unit
     notice(std::move(n));
   }
 
+  // Rules and metrics left out at compile time for a probe this kernel lacks (plan.hpp).
+  for (const plan::UnavailableRule& u : plan.unavailable_rules)
+    notice(Notice{plan::Severity::Warning, notice_id(NoticeKind::ProbeUnavailable),
+                  std::string(u.metric ? "metric " : "rule ") + u.name + " (" + u.origin +
+                      ") is disabled: " + u.reason + "; the file's other rules run",
+                  u.metric ? std::nullopt : std::optional<std::string>(u.name), 0});
+
   unit->attacher_ = std::make_unique<ProbeAttacher>(plan, object, notice);
   unit->attacher_->attach_kernel_probes();
   unit->exec_attached_ = object.is_loaded("seam_exec_notice") &&
@@ -117,6 +124,11 @@ std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, Unit
         plan.libraries[static_cast<size_t>(reader.library)].patterns,
         [gil](pid_t pid, const std::vector<discover::LibraryFile>& files) { gil->on_process(pid, files); }));
   }
+  if (!plan.identity_tests.empty()) {
+    unit->identity_ = std::make_unique<IdentityKeeper>(plan.identity_tests, object.map_fd(plan.identity_map),
+                                                       context.cgroups);
+    unit->rescan_identity();
+  }
   unit->pending_ = std::make_unique<PendingScanner>(
       plan, [u = unit.get()](const std::string& name) { return u->object_->map_fd(name); });
   unit->reported_drops_.assign(plan.rules.size() + 1, 0);
@@ -163,6 +175,17 @@ void RuleUnit::every_second() {
   report_drops();
   if (!pending_->empty())
     pending_->scan([this](uint32_t rule_id, Alert& alert) { pipeline_->write_alert(rule_id, alert); });
+}
+
+void RuleUnit::rescan_identity() {
+  if (!identity_) return;
+  std::string why = identity_->refresh();
+  if (!why.empty())
+    pipeline_->notice(Notice{plan::Severity::Warning,
+                             "identity-unavailable",
+                             build_->path + ": container and pod tests: " + why,
+                             {},
+                             0});
 }
 
 size_t RuleUnit::detach_probes() {

@@ -16,6 +16,7 @@
 #include "runtime/python/gil_reader.hpp"
 #include "runtime/run/bpf_fill.hpp"
 #include "runtime/run/event_reader.hpp"
+#include "runtime/run/identity_keeper.hpp"
 #include "runtime/run/library_hub.hpp"
 #include "runtime/run/pending_scanner.hpp"
 #include "runtime/run/probe_attacher.hpp"
@@ -32,6 +33,7 @@ struct UnitContext {
   std::vector<std::shared_ptr<Sink>> sinks;
   StackSymbolizerAdapter* symbols = nullptr;
   std::function<void(Alert&)> identify;
+  std::shared_ptr<CgroupResolver> cgroups;  // cgroup id -> identity, for identity tests
   LibraryHub* libraries = nullptr;
   std::function<void(pid_t)> on_exec;  // a process in scope has just exec'd
   // The ring every unit's object writes into, the reader's hand-off of a unit's records (by the
@@ -71,6 +73,8 @@ class RuleUnit {
   void on_record(std::span<const uint8_t> bytes);
   // Once a second: new drops as notices, spans pending past their bound.
   void every_second();
+  // Every rescan: the identity map (container and pod tests) for the cgroups there are now.
+  void rescan_identity();
   // An alert made in user space for one of this unit's rules (windowed rules).
   void write_alert(uint32_t rule_id, Alert& alert) { pipeline_->write_alert(rule_id, alert); }
   void flush() { pipeline_->flush(); }
@@ -99,6 +103,7 @@ class RuleUnit {
   std::unique_ptr<LoadedObject> object_;
   std::unique_ptr<ProbeAttacher> attacher_;
   std::unique_ptr<PendingScanner> pending_;
+  std::unique_ptr<IdentityKeeper> identity_;  // null: the file tests no container or pod
   std::vector<std::shared_ptr<python::GilReader>> memory_readers_;  // states read from memory
   mutable std::unique_ptr<StateMapFill> map_fill_;                  // recounts lazily, from add_stats()
   uint32_t tag_ = 0;

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "runtime/identity/cgroup_resolver.hpp"
+#include "runtime/identity/identity_field.hpp"
 #include "runtime/load/features.hpp"
 #include "runtime/output/queued_sink.hpp"
 #include "runtime/run/parallel_for.hpp"
@@ -59,6 +60,7 @@ Session::Session(SessionOptions options) : options_(std::move(options)), librari
   identity_options.pods = options_.pods;
   pods_reporter_ = std::make_unique<PodsReporter>(options_.pods, options_.pods_shown_url);
   cgroups_ = std::make_shared<CgroupResolver>(std::move(identity_options));
+  context_.cgroups = cgroups_;
   context_.identify = [cgroups = cgroups_](Alert& a) {
     Identity id = cgroups->resolve(a.cgroup);
     a.cgroup_path = std::move(id.cgroup_path);
@@ -188,9 +190,12 @@ void Session::units_changed() {
     auto it = fds.find(name);
     return it == fds.end() ? -1 : it->second;
   };
-  if (!metrics_)
+  if (!metrics_) {
     metrics_ = std::make_unique<MetricsService>(merged, map_fd);
-  else
+    metrics_->set_identity_namer([cgroups = context_.cgroups](const std::string& label, uint64_t cgroup) {
+      return cgroups ? identity_field(cgroups->resolve(cgroup), label) : std::string();
+    });
+  } else
     metrics_->set_plan(merged, map_fd);
   metrics_->set_repeat_interval(options_.alert_repeat_ms * 1000000);
 }
@@ -374,6 +379,7 @@ SessionResult Session::run() {
     if (now >= next_rescan) {
       libraries_.scan();
       if (scope_) scope_scanned(scope_->scan());
+      for (auto& [path, unit] : units_) unit->rescan_identity();
       next_rescan = now + options_.rescan_ms;
     }
     bool asked = options_.reload && options_.reload->exchange(false);

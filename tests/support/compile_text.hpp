@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "compiler/check/availability.hpp"
 #include "compiler/check/check.hpp"
 #include "compiler/check/program.hpp"
 #include "compiler/codegen/generate.hpp"
@@ -24,9 +25,10 @@ struct Compiled {
 };
 
 // Several rule files compiled together into one object, as `seam build` does: name -> text.
+// `missing`: as `seam run` asks the kernel which probes it lacks (compiler/check/availability.hpp).
 inline Compiled compile_files(const std::vector<std::pair<std::string, std::string>>& files,
-                              const codegen::Options& options = {},
-                              const lower::Options& lower_options = {}) {
+                              const codegen::Options& options = {}, const lower::Options& lower_options = {},
+                              const check::ProbeAvailability& missing = {}) {
   Compiled c;
   c.dir = std::make_unique<TempDir>();
   std::vector<std::string> paths;
@@ -39,6 +41,7 @@ inline Compiled compile_files(const std::vector<std::pair<std::string, std::stri
     c.diagnostics = diag::render_text(c.program.diagnostics);
     return c;
   }
+  check::mark_unavailable(c.program, missing);
   lower::Input input;
   for (const ast::File& f : c.program.modules) input.modules.push_back(&f);
   for (const ast::File& f : c.program.rule_files) input.rule_files.push_back(&f);
@@ -48,8 +51,9 @@ inline Compiled compile_files(const std::vector<std::pair<std::string, std::stri
 }
 
 inline Compiled compile_text(const std::string& rules, const codegen::Options& options = {},
-                             const lower::Options& lower_options = {}) {
-  return compile_files({{"rules.seam", rules}}, options, lower_options);
+                             const lower::Options& lower_options = {},
+                             const check::ProbeAvailability& missing = {}) {
+  return compile_files({{"rules.seam", rules}}, options, lower_options, missing);
 }
 
 // The text of the generated function `program` (from its SEC line to its closing brace).

@@ -104,7 +104,7 @@ metric allocs on cuda.malloc count by comm, node
     2 | metric allocs on cuda.malloc count by comm, node
       |                                             ^~~~
       = hint: did you mean pod?
-      = hint: `by` takes comm, cgroup, pid, tid, container, pod and the fields of cuda.malloc: devptr, size, ret
+      = hint: `by` takes comm, cgroup, pid, tid, container, container_id, pod, namespace and the fields of cuda.malloc: devptr, size, ret
 
 1 error, 0 warnings
 )");

@@ -1,0 +1,61 @@
+// Metrics with `while` and `after`, counted in the kernel: usdt_app serves two requests with 3
+// and 5 kernel launches, and launches once more after each, outside any request. A count `while
+// usdt.in_request` is exactly the launches made inside requests, `while not` the others, and
+// `after usdt.request_start within 1m` every launch that follows a request's start on its thread,
+// and `by usdt.request_start.id` the launches of each request.
+#include <gtest/gtest.h>
+
+#include "support/seam_process.hpp"
+#include "support/test_support.hpp"
+
+namespace seam::test {
+namespace {
+
+using namespace std::chrono_literals;
+
+TEST(MetricConditions, WhileAndAfterCountExactlyTheMatchingCalls) {
+  SEAM_REQUIRE_ROOT();
+  TempDir dir;
+  std::string rules = dir.write("m.seam",
+                                "use usdt, cuda\n"
+                                "metric in_request on cuda.launch while usdt.in_request count\n"
+                                "metric outside on cuda.launch while not usdt.in_request count by pid\n"
+                                "metric after_start on cuda.launch after usdt.request_start within 1m count\n"
+                                "metric first_request on cuda.launch after usdt.request_start within 1m\n"
+                                "    where usdt.request_start.id == 201 while usdt.in_request count\n"
+                                "metric per_request on cuda.launch while usdt.in_request\n"
+                                "    after usdt.request_start within 1m count by usdt.request_start.id\n");
+  Child app({std::string(SEAM_FIXTURE_DIR) + "/usdt_app", std::string(SEAM_FIXTURE_DIR) + "/libcudart.so.12",
+             dir.path() + "/requests.log", "201:3:0", "202:5:0"});
+  ASSERT_TRUE(app.wait_for_line("ready", 10s));
+  // --pid ends the run when usdt_app exits; --summary prints every metric then (the counts of the
+  // kernel's maps, as /metrics serves them).
+  SeamRun seam(dir.path(), {rules, "--pid", std::to_string(app.pid()), "--listen", "off", "--summary"});
+  ASSERT_TRUE(seam.wait_for_notice("attached", "libinference.so", 30s)) << seam.stderr_text();
+  ASSERT_TRUE(seam.wait_for_notice("attached", "libcudart.so.12", 10s)) << seam.stderr_text();
+  app.send_line("go");
+  ASSERT_TRUE(app.wait_for_line("done", 20s));
+  EXPECT_EQ(app.wait(), 0);
+  ASSERT_TRUE(
+      wait_until([&] { return seam.stdout_text().find("metric per_request") != std::string::npos; }, 20s))
+      << seam.stderr_text();
+  EXPECT_EQ(seam.stop(), 0) << seam.stderr_text();
+  std::string summary = seam.stdout_text();
+  EXPECT_NE(summary.find("metric in_request (count) from " + rules + ":2\n  (all): 8\n"), std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("metric outside (count by pid) from " + rules +
+                         ":3\n  pid=" + std::to_string(app.pid()) + ": 2\n"),
+            std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("metric after_start (count) from " + rules + ":4\n  (all): 10\n"), std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("metric first_request (count) from " + rules + ":5\n  (all): 3\n"),
+            std::string::npos)
+      << summary;
+  // Launches per request id: the id the request's start left on the thread.
+  EXPECT_NE(summary.find("  id=201: 3\n"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("  id=202: 5\n"), std::string::npos) << summary;
+}
+
+}  // namespace
+}  // namespace seam::test

@@ -1,0 +1,81 @@
+// Metrics with `while` and `after` (docs/language.md, metric): the update is guarded by the
+// state and correlation tests a rule would have, where the event completes.
+#include <gtest/gtest.h>
+
+#include "support/compile_text.hpp"
+
+namespace seam::test {
+namespace {
+
+std::string program_of(const Compiled& c, plan::AttachKind kind) {
+  for (const plan::Attachment& a : c.lowered.plan.attachments)
+    if (a.kind == kind) return program_text(c.generated.c_source, a.program);
+  return {};
+}
+
+TEST(CodegenMetricConditions, WhileAndAfterGuardTheUpdate) {
+  Compiled c = compile_text(
+      "use cuda, usdt\n"
+      "metric m on cuda.launch after usdt.request_start within 1m where usdt.request_start.id == 7\n"
+      "    while usdt.in_request count\n");
+  ASSERT_EQ(c.diagnostics, "");
+  ASSERT_EQ(c.lowered.metric_updates.size(), 1u);
+  const plan::Cond& when = c.lowered.metric_updates[0].when;
+  // where, then while, then the correlation: cheap comparisons first.
+  ASSERT_EQ(when.op, plan::CondOp::And);
+  EXPECT_EQ(when.kids[0].op, plan::CondOp::Eq);
+  ASSERT_EQ(when.kids[1].op, plan::CondOp::And);
+  EXPECT_EQ(when.kids[1].kids[0].op, plan::CondOp::StateHeld);
+  EXPECT_EQ(when.kids[1].kids[1].op, plan::CondOp::CorrelatedWithin);
+  EXPECT_EQ(when.kids[1].kids[1].within_ns, 60'000'000'000);
+  ASSERT_EQ(c.lowered.correlations.size(), 1u);
+  // A count with a condition is counted at the return, not the entry.
+  std::string ret = program_of(c, plan::AttachKind::Uretprobe);
+  EXPECT_NE(ret.find("metric m"), std::string::npos) << c.generated.c_source;
+  std::string entry = program_of(c, plan::AttachKind::Uprobe);
+  EXPECT_EQ(entry.find("metric m"), std::string::npos) << entry;
+}
+
+TEST(CodegenMetricConditions, ARepeatedClauseIsE0203) {
+  Compiled c = compile_text(
+      "use cuda, usdt\nmetric m on cuda.launch while usdt.in_request while usdt.in_request count\n");
+  EXPECT_NE(
+      c.diagnostics.find("error[E0203]: duplicate 'while' clause in metric 'm'; each clause may appear once"),
+      std::string::npos)
+      << c.diagnostics;
+}
+
+TEST(CodegenMetricConditions, WhileTakesStatesOnly) {
+  Compiled c = compile_text("use cuda\nmetric m on cuda.launch while comm == \"x\" count\n");
+  EXPECT_NE(c.diagnostics.find("error[E0306]: `while` takes states combined with and, or, not"),
+            std::string::npos)
+      << c.diagnostics;
+}
+
+TEST(CodegenMetricConditions, ALabelFromTheAfterEventIsItsRememberedField) {
+  Compiled c = compile_text(
+      "use cuda, usdt\n"
+      "metric per_request on cuda.launch after usdt.request_start within 1m count by usdt.request_start.id, "
+      "pid\n");
+  ASSERT_EQ(c.diagnostics, "");
+  const plan::Metric& m = c.lowered.plan.metrics.at(0);
+  ASSERT_EQ(m.labels.size(), 2u);
+  EXPECT_EQ(m.labels[0].name, "id");
+  EXPECT_EQ(m.labels[0].type, plan::FieldType::U64);
+  EXPECT_EQ(c.lowered.metric_updates.at(0).labels.at(0).kind, plan::ValueKind::Correlated);
+  std::string ret = program_of(c, plan::AttachKind::Uretprobe);
+  EXPECT_NE(ret.find("k.l0 = (__u64)((__u64)(__u64)(({ struct recent0_value *c = "), std::string::npos)
+      << ret;
+}
+
+TEST(CodegenMetricConditions, ALabelOfAnotherEventNeedsItsAfterE0104) {
+  Compiled c = compile_text("use cuda, usdt\nmetric m on cuda.launch count by usdt.request_start.id\n");
+  EXPECT_NE(c.diagnostics.find("error[E0104]: unknown label 'usdt.request_start.id'"), std::string::npos)
+      << c.diagnostics;
+  EXPECT_NE(c.diagnostics.find("hint: a label EVENT.field needs `after EVENT within DURATION` in the metric"),
+            std::string::npos)
+      << c.diagnostics;
+}
+
+}  // namespace
+}  // namespace seam::test
