@@ -182,7 +182,7 @@ void RuleUnit::rescan_identity() {
   std::string why = identity_->refresh();
   if (!why.empty())
     pipeline_->notice(Notice{plan::Severity::Warning,
-                             "identity-unavailable",
+                             notice_id(NoticeKind::IdentityUnavailable),
                              build_->path + ": container and pod tests: " + why,
                              {},
                              0});
