@@ -119,7 +119,7 @@ plan::RuleCheck Lowerer::rule_check(const ast::RuleDecl& rule, uint32_t rule_id,
       if (part.is_hole && part.ref.kind != ast::RefKind::Unresolved) add_ref(part.ref);
   auto add_pystack = [&] {
     plan::Value frames;  // the walk reads where the process map says (its name in `name`)
-    frames.name = python_frames_map();
+    frames.name = python_frames_map(check.origin);
     add("pystack", std::move(frames), plan::FieldType::PyStack, plan::FieldUnit::None);
   };
   for (const ast::Ident& w : rule.with) {

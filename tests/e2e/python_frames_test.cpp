@@ -152,5 +152,48 @@ TEST(PythonFramesStatic, DebianPython311) {
   check_python(python, "/usr/bin/python3.11");
 }
 
+// An interpreter seam does not read (CPython 3.7: before the layouts seam knows) gets a notice
+// naming it and its file, and its alerts say that they carry no Python frames: none invented.
+TEST(PythonFramesUnsupported, Python37GetsANoticeAndNoFrames) {
+  SEAM_REQUIRE_ROOT();
+  std::string home;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/root/.pyenv/versions", ec))
+    if (entry.path().filename().string().rfind("3.7.", 0) == 0) home = entry.path().string();
+  if (home.empty()) GTEST_SKIP() << "Python 3.7 is not installed under /root/.pyenv/versions";
+  TempDir dir;
+  std::string script = dir.write("frames.py", kScript);
+  Child caller({home + "/bin/python3.7", script, std::string(SEAM_FIXTURE_DIR) + "/libcudart.so.12"});
+  ASSERT_TRUE(caller.wait_for_line("ready", std::chrono::seconds(10)));
+  std::string rules = dir.write("frames.seam",
+                                "use cuda, python\n"
+                                "rule slow on cuda.stream_sync where duration > 10ms\n"
+                                "    alert warning \"sync {duration}\" with pystack\n");
+  SeamRun seam(dir.path(), {rules, "--pid", std::to_string(caller.pid())});
+  ASSERT_TRUE(seam.wait_for_notice("interpreter-unsupported", "libpython3.7m.so", std::chrono::seconds(30)))
+      << seam.stderr_text();
+  caller.send_line("go");
+  ASSERT_TRUE(caller.wait_for_line("done", std::chrono::seconds(20)));
+  EXPECT_EQ(caller.wait(), 0);
+  wait_until([&] { return seam.alerts("slow").size() >= 3; }, std::chrono::seconds(10));
+  EXPECT_EQ(seam.stop(), 0) << seam.stderr_text();
+  std::vector<nlohmann::json> notices = seam.notices("interpreter-unsupported");
+  ASSERT_FALSE(notices.empty());
+  std::string message = notices[0].value("message", "");
+  EXPECT_NE(message.find("pystack (" + rules + ":2): pid " + std::to_string(caller.pid()) +
+                         " runs CPython 3.7 (" + home +
+                         "/lib/libpython3.7m.so.1.0), which seam cannot read: seam reads CPython 3.8 to "
+                         "3.13: no Python frames are shown for it"),
+            std::string::npos)
+      << message;
+  std::vector<nlohmann::json> alerts = seam.alerts("slow");
+  ASSERT_EQ(alerts.size(), 3u) << seam.stderr_text();  // held and released alike: no GIL test
+  for (const nlohmann::json& alert : alerts)
+    EXPECT_EQ(alert["pystack"],
+              nlohmann::json::parse(R"([{"kind":"truncated","reason":)"
+                                    R"("no Python frames: the process runs no interpreter seam reads"}])"))
+        << alert.dump();
+}
+
 }  // namespace
 }  // namespace seam::test

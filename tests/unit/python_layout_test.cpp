@@ -72,6 +72,12 @@ class Dwarf {
           if (dwarf_tag(&child) == DW_TAG_structure_type && n && name == n && dwarf_haschildren(&child) &&
               !dwarf_hasattr(&child, DW_AT_declaration))
             return child;
+          // `typedef struct { ... } PyCodeObject;` (3.8): the typedef's anonymous struct.
+          Dwarf_Die target;
+          if (dwarf_tag(&child) == DW_TAG_typedef && n && name == n &&
+              dwarf_peel_type(&child, &target) == 0 && dwarf_tag(&target) == DW_TAG_structure_type &&
+              dwarf_haschildren(&target))
+            return target;
         } while (dwarf_siblingof(&child, &child) == 0);
       }
       off = next;
