@@ -42,7 +42,10 @@ AlertStack merged_stack(const AlertStack& native, const AlertStack* python) {
     out.frames.push_back(f);
   }
   for (; next < py.size(); ++next) out.frames.push_back(py[next]);
-  if (python && !python->truncated.empty() && python->truncated.rfind("no Python", 0) != 0)
+  // A process that runs no Python at all needs no marker in its native stack; every other reason
+  // (no thread state, a truncated walk, an interpreter no longer known) is said.
+  if (python && !python->truncated.empty() &&
+      python->truncated != "no Python frames: the process runs no interpreter seam reads")
     out.truncated += (out.truncated.empty() ? "" : "; ") + python->truncated;
   return out;
 }

@@ -146,7 +146,8 @@ TEST(OutputPythonStack, GroupingTellsPythonLinesApart) {
 TEST(OutputPythonStack, WithoutANamerThePystackSaysSo) {
   Fixture fx({"pystack"});
   Alert a = AlertBuilder(native).build(fx.decoded);
-  ASSERT_EQ(a.stacks.size(), 1u);
+  ASSERT_EQ(a.stacks.size(), 2u);  // every stack the record carries
+  EXPECT_EQ(a.stacks[0].name, "pystack");
   EXPECT_TRUE(a.stacks[0].frames.empty());
   EXPECT_EQ(a.stacks[0].truncated, "no Python frames: nothing names them here");
 }
