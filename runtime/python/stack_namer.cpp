@@ -30,7 +30,7 @@ std::string module_of(const std::string& file) {
   return base;
 }
 
-PyStackNamer py_stack_namer(std::shared_ptr<FrameNamer> namer) {
+PyStackNamer py_stack_namer(const std::shared_ptr<FrameNamer>& namer) {
   return [namer](uint32_t pid, std::span<const uint8_t> bytes, AlertStack& out) {
     PyStackView view;
     if (!parse_pystack(bytes, view)) {

@@ -8,7 +8,7 @@
 
 namespace seam::runtime::python {
 
-PyStackNamer py_stack_namer(std::shared_ptr<FrameNamer> namer);
+PyStackNamer py_stack_namer(const std::shared_ptr<FrameNamer>& namer);
 
 // "server" for "/srv/app/server.py": what a Python frame's module shows.
 std::string module_of(const std::string& file);
