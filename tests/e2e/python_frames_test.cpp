@@ -165,11 +165,12 @@ TEST(PythonFramesUnsupported, Python37GetsANoticeAndNoFrames) {
   std::string script = dir.write("frames.py", kScript);
   Child caller({home + "/bin/python3.7", script, std::string(SEAM_FIXTURE_DIR) + "/libcudart.so.12"});
   ASSERT_TRUE(caller.wait_for_line("ready", std::chrono::seconds(10)));
+  const pid_t pid = caller.pid();  // wait() forgets it
   std::string rules = dir.write("frames.seam",
                                 "use cuda, python\n"
                                 "rule slow on cuda.stream_sync where duration > 10ms\n"
                                 "    alert warning \"sync {duration}\" with pystack\n");
-  SeamRun seam(dir.path(), {rules, "--pid", std::to_string(caller.pid())});
+  SeamRun seam(dir.path(), {rules, "--pid", std::to_string(pid)});
   ASSERT_TRUE(seam.wait_for_notice("interpreter-unsupported", "libpython3.7m.so", std::chrono::seconds(30)))
       << seam.stderr_text();
   caller.send_line("go");
@@ -182,7 +183,7 @@ TEST(PythonFramesUnsupported, Python37GetsANoticeAndNoFrames) {
   std::string message = notices[0].value("message", "");
   EXPECT_EQ(message.rfind("pystack (", 0), 0u) << message;
   EXPECT_NE(
-      message.find(":2): pid " + std::to_string(caller.pid()) + " runs CPython 3.7 (" + home +
+      message.find(":2): pid " + std::to_string(pid) + " runs CPython 3.7 (" + home +
                    "/lib/libpython3.7m.so.1.0), which seam cannot read: seam reads CPython 3.8 to 3.13: no "
                    "Python frames are shown for it"),
       std::string::npos)
