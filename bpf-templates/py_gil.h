@@ -9,6 +9,19 @@ struct seam_py_proc {
 	__u32 locked;      /* the GIL's `locked` (int), from its base */
 	__u32 holder;      /* the GIL's `last_holder` (PyThreadState *), from its base */
 	__u32 thread_id;   /* PyThreadState.thread_id: pthread_self() of its thread */
+	/* Where a pystack walk finds the thread's frames (py_stack.h; plan::CpythonProcess says how) */
+	__u32 tss_key;
+	__u32 tss_base;
+	__u32 tstate_frame;
+	__u32 cframe_frame;
+	__u32 frame_back;
+	__u32 frame_code;
+	__u32 frame_instr;
+	__u32 frame_owner;
+	__u32 frame_read;
+	__u32 instr_is_int;
+	__u32 frame_entry;
+	__u32 pad;
 };
 
 /* The current thread holds its interpreter's GIL: the GIL is locked and its last holder's

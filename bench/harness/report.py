@@ -38,6 +38,14 @@ def targets(r):
     if "python_gil" in r:
         g = r["python_gil"]
         rows.append(("sleep(0) loop under gil.seam <= 1.05x", f"{g['slowdown']:.3f}x", g["slowdown"] <= 1.05))
+    if "walk_32_ns" in r.get("python_frames", {}):
+        p = r["python_frames"]
+        rows.append(("32-frame Python stack in the kernel <= 3 us", f"{p['walk_32_ns'] / 1000:.2f} us",
+                     p["walk_32_ns"] <= 3000))
+        if "user_space" in p:
+            w = p["user_space"]
+            rows.append(("Python frames named <= 50 us per alert (warm)", f"{w['warm_us']:.1f} us, {w['frames']} frames",
+                         w["warm_us"] <= 50))
     return rows
 
 

@@ -29,6 +29,7 @@ class Artifacts:
     python: str
     libpython: str  # the libpython the Python workload maps ("" if it is linked statically)
     unwind_bench: str = ""  # build/unwind_bench: user-space unwinding of a recorded stack
+    pyframes_bench: str = ""  # build/pyframes_bench: user-space naming of recorded Python frames
 
 
 def sh(cmd, **kw):
@@ -65,7 +66,7 @@ def build(repo: str, build_dir: str, seam_build: str = "") -> Artifacts:
         if not os.path.exists(os.path.join(build_dir, "CMakeCache.txt")):
             sh(["cmake", "-S", repo, "-B", build_dir, "-DCMAKE_BUILD_TYPE=RelWithDebInfo"], stdout=log)
         try:
-            sh(["cmake", "--build", build_dir, "-j2", "--target", "seam", "fake_cudart", "unwind_bench"], stdout=log,
+            sh(["cmake", "--build", build_dir, "-j2", "--target", "seam", "fake_cudart", "unwind_bench", "pyframes_bench"], stdout=log,
                stderr=log)
         except subprocess.CalledProcessError:
             # The working tree is shared with work in progress: keep measuring the last good build.
@@ -106,7 +107,8 @@ def build(repo: str, build_dir: str, seam_build: str = "") -> Artifacts:
                      fixture=os.path.join(seam_build, "fixtures", "libcudart.so.12"), real_shaped=real_shaped, baseline_obj=obj, baseline_lru_obj=lru_obj,
                      baseline_task_obj=task_obj,
                      loader=loader, caller=caller, host_tax=host_tax, entry_lib=entry_lib, bpftrace=ensure_bpftrace(),
-                     python=python, libpython=libpython, unwind_bench=os.path.join(seam_build, "unwind_bench"))
+                     python=python, libpython=libpython, unwind_bench=os.path.join(seam_build, "unwind_bench"),
+                     pyframes_bench=os.path.join(seam_build, "pyframes_bench"))
 
 
 def check_entry_shapes(a: Artifacts) -> dict:

@@ -14,8 +14,8 @@ using diag::Code;
 
 namespace {
 
-const char* const kWithBuiltins[] = {"ustack", "kstack", "pid", "tid", "comm",
-                                     "cgroup", "uid",    "cpu", "time"};
+const char* const kWithBuiltins[] = {"ustack", "kstack", "pystack", "stack", "pid", "tid",
+                                     "comm",   "cgroup", "uid",     "cpu",   "time"};
 
 const ast::Call* first_call(const ast::Expr& e) {
   if (const auto* c = std::get_if<ast::Call>(&e.node)) return c;
@@ -274,7 +274,15 @@ void Checker::check_rule(Table& t, ast::RuleDecl& r) {
 
   const ast::Ident* stack = nullptr;
   for (const ast::Ident& item : r.with) {
-    if ((item.name == "ustack" || item.name == "kstack") && !stack) stack = &item;
+    if ((item.name == "ustack" || item.name == "kstack" || item.name == "stack" || item.name == "pystack") &&
+        !stack)
+      stack = &item;
+    if ((item.name == "pystack" || item.name == "stack") && !modules_.count("python"))
+      diags_
+          .error(
+              Code::BadWithItem, item.range,
+              "`with " + item.name + "` reads Python frames through the python module, which is not loaded")
+          .hints.push_back("the module is stdlib/python.seam; run with the standard library");
     if (std::find(std::begin(kWithBuiltins), std::end(kWithBuiltins), item.name) != std::end(kWithBuiltins))
       continue;
     if (ctx.event && find_field(*ctx.event, item.name)) continue;

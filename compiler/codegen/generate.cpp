@@ -35,13 +35,13 @@ std::string maps(const plan::Program& p) {
                      {"time_field", "start_ns"},
                      {"value_fields", value_fields(s.saves.size(), true)},
                      {"entries", std::to_string(16384)}});
+  std::set<std::string> reader_maps;
+  for (const plan::MemoryReader& r : p.plan.memory_readers)
+    if (reader_maps.insert(r.map).second)
+      out += fragment("map_py_procs.c.tmpl",
+                      {{"purpose", r.state + " read from memory"}, {"map", r.map}, {"entries", "16384"}});
   for (const plan::State& s : p.states) {
-    if (s.memory_reader >= 0) {
-      out += fragment(
-          "map_py_procs.c.tmpl",
-          {{"purpose", "state " + s.name + " read from memory"}, {"map", s.map}, {"entries", "16384"}});
-      continue;
-    }
+    if (s.memory_reader >= 0) continue;  // its process map is the reader's, above
     out += fragment(s.task_local ? "map_state_task.c.tmpl" : "map_state.c.tmpl",
                     {{"purpose", "state " + s.name + (s.per_process ? " per process" : " per thread")},
                      {"map", s.map},
@@ -170,6 +170,12 @@ std::string fills(const plan::RuleCheck& rule, const ExprContext& ctx) {
       out += fragment("fill_stack_copy.c.tmpl", {{"offset", std::to_string(f.field.offset)},
                                                  {"frame0", saved_ip ? "sv->ip" : "0"},
                                                  {"chunks", chunks}});
+    } else if (f.field.type == plan::FieldType::PyStack) {
+      out +=
+          fragment("fill_pystack.c.tmpl",
+                   {{"offset", std::to_string(f.field.offset)},
+                    {"map", f.source.name},
+                    {"frames", std::to_string((f.field.size - plan::kPyStackHeader) / plan::kPyFrameBytes)}});
     } else if (f.field.type == plan::FieldType::Str) {  // a name: 16 bytes
       std::string copy = c_copy_name("rec + " + std::to_string(f.field.offset), f.source, ctx);
       if (copy.empty()) throw std::logic_error("a string field with nothing to copy");
@@ -329,6 +335,9 @@ Generated generate(const plan::Program& program, const Options& options) {
   bool fd_names = std::find(program.kernel_types.begin(), program.kernel_types.end(), "struct fdtable") !=
                   program.kernel_types.end();
   bool py_gil = !program.plan.memory_readers.empty();
+  bool py_stack = false;
+  for (const plan::Record& r : program.plan.records)
+    for (const plan::Field& f : r.fields) py_stack |= f.type == plan::FieldType::PyStack;
   std::string body = sites(program, options);
   if (options.exec_notices)
     body += fragment("exec_notice.c.tmpl", {{"rule_id", std::to_string(plan::kExecNoticeRuleId) + "U"}});
@@ -347,6 +356,7 @@ Generated generate(const plan::Program& program, const Options& options) {
                                                               "] = {};\n" + fragment("scope_test.c.tmpl", {})
                                                         : "") +
                               (py_gil ? "#include \"py_gil.h\"\n" : "") +
+                              (py_stack ? "#include \"py_stack.h\"\n" : "") +
                               (program.plan.identity_tests.empty() ? "" : "#include \"seam_identity.h\"\n")},
        {"maps", maps(program)},
        {"sites", body}}));

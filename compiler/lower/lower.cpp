@@ -320,6 +320,20 @@ std::vector<int> Lowerer::call_entry_sites(const ast::EventDecl& event) {
   return sites;
 }
 
+std::string Lowerer::python_frames_map(const std::string& origin) {
+  ast::Ident libpython;
+  libpython.name = "libpython";
+  int library = library_index("python", libpython, false);
+  for (const plan::MemoryReader& r : program.plan.memory_readers)
+    if (r.library == library) return r.map;
+  std::string map = "py_frames";
+  program.plan.memory_readers.push_back({"cpython_frames", "pystack", map, library, origin});
+  program.plan.maps.push_back({map, plan::MapType::Hash, 4, plan::kCpythonProcessValueSize,
+                               options_.state_entries, "processes whose Python frames are read"});
+  program.kernel_types.push_back("struct task_struct");
+  return map;
+}
+
 int Lowerer::state_index(const ast::StateDecl& state) {
   if (auto it = states_.find(&state); it != states_.end()) return it->second;
   int index = static_cast<int>(program.states.size());

@@ -20,6 +20,7 @@ struct Options {
   // Bytes of the user stack copied beside `ustack` for unwinding with call-frame information
   // (a multiple of plan::kStackCopyChunk); 0: frame pointers only (docs/language.md, ustack).
   uint32_t ustack_copy_bytes = 8192;
+  uint32_t pystack_frames = 64;  // Python frames kept in a record (`with pystack`, `with stack`)
   uint32_t ringbuf_bytes = 1u << 22;
   // Per-thread maps in task-local storage where the kernel allows it (runtime::task_storage_usable);
   // false: LRU hash maps keyed by thread id.

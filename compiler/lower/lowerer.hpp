@@ -34,6 +34,10 @@ class Lowerer {
   // known at the call's entry (a count by the caller). Shared with event_sites()'s entries.
   std::vector<int> call_entry_sites(const ast::EventDecl& event);
   int state_index(const ast::StateDecl& state);
+  // The process map a `pystack` walk reads (plan::CpythonProcess): the python module's
+  // cpython_gil reader's, or a reader of its own ("cpython_frames") when no rule tests gil_held.
+  // `origin`: the first rule that needs it, for the reader's notices.
+  std::string python_frames_map(const std::string& origin);
   int correlation_index(const ast::EventDecl& event);
   int library_index(const std::string& module, const ast::Ident& alias, bool is_path);
   int site_for(const ast::ProbeSpec& probe, const std::string& module, bool at_return,

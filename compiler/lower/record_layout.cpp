@@ -80,6 +80,8 @@ plan::RuleCheck Lowerer::rule_check(const ast::RuleDecl& rule, uint32_t rule_id,
       f.size = 8 + 8 * frames;
     } else if (type == plan::FieldType::UStackCopy) {
       f.size = plan::kStackCopyHeader + options_.ustack_copy_bytes;
+    } else if (type == plan::FieldType::PyStack) {
+      f.size = plan::kPyStackHeader + plan::kPyFrameBytes * options_.pystack_frames;
     } else if (type == plan::FieldType::Str) {
       f.size = 16;  // a name (a tracepoint's char array)
     } else {
@@ -115,10 +117,22 @@ plan::RuleCheck Lowerer::rule_check(const ast::RuleDecl& rule, uint32_t rule_id,
   if (rule.alert)
     for (const ast::MessagePart& part : rule.alert->message)
       if (part.is_hole && part.ref.kind != ast::RefKind::Unresolved) add_ref(part.ref);
+  auto add_pystack = [&] {
+    plan::Value frames;  // the walk reads where the process map says (its name in `name`)
+    frames.name = python_frames_map(check.origin);
+    add("pystack", std::move(frames), plan::FieldType::PyStack, plan::FieldUnit::None);
+  };
   for (const ast::Ident& w : rule.with) {
-    if (w.name == "ustack" || w.name == "kstack") {
-      bool user = w.name == "ustack";
-      add(w.name, plan::Value{}, user ? plan::FieldType::UStack : plan::FieldType::KStack,
+    if (w.name == "pystack") {
+      add_pystack();
+      continue;
+    }
+    if (w.name == "ustack" || w.name == "kstack" || w.name == "stack") {
+      // `stack`: the user stack and the Python frames, which the runtime merges into one.
+      if (w.name == "stack") add_pystack();
+      bool user = w.name != "kstack";
+      std::string name = user ? "ustack" : "kstack";
+      add(name, plan::Value{}, user ? plan::FieldType::UStack : plan::FieldType::KStack,
           plan::FieldUnit::None);
       if (user && event && event->is_span && !event->begin.empty() &&
           event->begin[0].kind == ast::ProbeKind::Call) {

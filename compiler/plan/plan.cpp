@@ -84,6 +84,8 @@ const char* to_string(FieldType t) {
       return "kstack";
     case FieldType::UStackCopy:
       return "ustack_copy";
+    case FieldType::PyStack:
+      return "pystack";
   }
   return "?";
 }
@@ -134,7 +136,8 @@ NLOHMANN_JSON_SERIALIZE_ENUM(FieldType, {{FieldType::U8, "u8"},
                                          {FieldType::Str, "str"},
                                          {FieldType::UStack, "ustack"},
                                          {FieldType::KStack, "kstack"},
-                                         {FieldType::UStackCopy, "ustack_copy"}})
+                                         {FieldType::UStackCopy, "ustack_copy"},
+                                         {FieldType::PyStack, "pystack"}})
 NLOHMANN_JSON_SERIALIZE_ENUM(FieldUnit,
                              {{FieldUnit::None, "none"}, {FieldUnit::Ns, "ns"}, {FieldUnit::Bytes, "bytes"}})
 NLOHMANN_JSON_SERIALIZE_ENUM(Severity, {{Severity::Info, "info"},

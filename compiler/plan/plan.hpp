@@ -67,7 +67,23 @@ struct Attachment {
   std::string origin;           // "file:line" of the declaration, for messages
 };
 
-enum class FieldType { U8, U16, U32, U64, I8, I16, I32, I64, Ptr, Bool, Str, UStack, KStack, UStackCopy };
+enum class FieldType {
+  U8,
+  U16,
+  U32,
+  U64,
+  I8,
+  I16,
+  I32,
+  I64,
+  Ptr,
+  Bool,
+  Str,
+  UStack,
+  KStack,
+  UStackCopy,
+  PyStack
+};
 enum class FieldUnit { None, Ns, Bytes };
 
 struct Field {
@@ -87,6 +103,24 @@ enum class StackCopyReg { Ip, Sp, Bp, Bx, R12, R13, R14, R15 };
 inline constexpr uint32_t kStackCopyRegs = 8;
 inline constexpr uint32_t kStackCopyHeader = 16 + 8 * kStackCopyRegs;
 inline constexpr uint32_t kStackCopyChunk = 4096;  // one page: a read never crosses the stack's top
+
+// A PyStack field ("pystack") is the Python call path of the thread, innermost first, as the
+// program walked the interpreter's frame chain (bpf-templates/py_stack.h): u64 count, u64 status
+// (PyStackStatus), then `count` frames of {u64 code object address, u64 instruction}, where the
+// instruction is f_lasti (3.8 to 3.10) or the frame's instruction pointer (3.11+); user space
+// names them (runtime/python/frame_namer.hpp). Bit 63 of a code address (user addresses never
+// have it) marks the outermost frame of one call of the eval loop (3.11: is_entry; 3.12+: its
+// caller is a C-stack shim), which `with stack` uses to place frames among the native ones.
+inline constexpr uint64_t kPyEntryBit = 1ull << 63;
+enum class PyStackStatus : uint64_t {
+  Complete = 0,    // the walk reached the outermost frame
+  NotRead = 1,     // the process is not in the reader's map (another interpreter, or none)
+  NoThread = 2,    // the thread has no Python thread state (a thread Python did not create)
+  Truncated = 3,   // more frames than the field holds: the outermost are left out
+  ReadFailed = 4,  // a read of the interpreter's memory failed part-way
+};
+inline constexpr uint32_t kPyStackHeader = 16;
+inline constexpr uint32_t kPyFrameBytes = 16;
 
 // A rule's record: the header (record_header.hpp), then these fields.
 struct Record {
@@ -236,14 +270,33 @@ struct MemoryReader {
 // thread_id (pthread_self(), the thread's fs base on x86-64) equal to the thread's. gil is
 // `runtime` itself (3.8 to 3.11: the GIL is in _PyRuntime.ceval), or, when interp_ptr is not
 // 0, the interpreter whose pointer is at runtime + interp_ptr (3.12+: its own GIL).
+//
+// The same value tells a `pystack` walk (bpf-templates/py_stack.h) where the thread's frames
+// are: the thread's PyThreadState is the thread-specific value of the interpreter's autoTSSkey
+// (glibc keeps key k below 32 at fsbase + tss_base + 16 k + 8), its first frame at tstate +
+// tstate_frame (through the _PyCFrame's current_frame at cframe_frame when that is not
+// kNoCframe: 3.11, 3.12), and each frame's code, caller and instruction at the frame_ offsets.
+inline constexpr uint32_t kNoCframe = 0xffffffff;
 struct CpythonProcess {
-  uint64_t runtime = 0;     // address of _PyRuntime in the process
-  uint32_t interp_ptr = 0;  // offset of interpreters.main in _PyRuntime, or 0
-  uint32_t locked = 0;      // offset of the GIL's `locked` from the base
-  uint32_t holder = 0;      // offset of the GIL's `last_holder` from the base
-  uint32_t thread_id = 0;   // offset of PyThreadState.thread_id
+  uint64_t runtime = 0;       // address of _PyRuntime in the process
+  uint32_t interp_ptr = 0;    // offset of interpreters.main in _PyRuntime, or 0
+  uint32_t locked = 0;        // offset of the GIL's `locked` from the base
+  uint32_t holder = 0;        // offset of the GIL's `last_holder` from the base
+  uint32_t thread_id = 0;     // offset of PyThreadState.thread_id
+  uint32_t tss_key = 0;       // offset of autoTSSkey._key (an unsigned int) in _PyRuntime; 0: no frames
+  uint32_t tss_base = 0;      // offset of glibc's struct pthread specific_1stblock[0] from the fs base
+  uint32_t tstate_frame = 0;  // PyThreadState.frame / .cframe / .current_frame
+  uint32_t cframe_frame = kNoCframe;  // _PyCFrame.current_frame, or kNoCframe
+  uint32_t frame_back = 0;            // f_back / previous
+  uint32_t frame_code = 0;            // f_code / f_executable
+  uint32_t frame_instr = 0;           // f_lasti (int) / prev_instr / instr_ptr
+  uint32_t frame_owner = 0;           // owner (char; 3 is a C-stack shim, skipped); 0: none
+  uint32_t frame_read = 0;            // bytes read per frame (covers every offset above)
+  uint32_t instr_is_int = 0;          // 1: frame_instr is f_lasti, an int (3.8 to 3.10)
+  uint32_t frame_entry = 0;           // is_entry (bool, 3.11): the first frame of an eval call
+  uint32_t pad = 0;
 };
-static_assert(sizeof(CpythonProcess) == 24);
+static_assert(sizeof(CpythonProcess) == 72);
 inline constexpr uint32_t kCpythonProcessValueSize = sizeof(CpythonProcess);
 
 // `container == "web"`, `pod startswith "api-"`, `namespace != "kube-system"`: who the process

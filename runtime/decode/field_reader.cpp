@@ -81,6 +81,16 @@ void read_stack_copy(const plan::Field& field, const uint8_t* p, Value& out) {
   bytes.assign(reinterpret_cast<const char*>(p), plan::kStackCopyHeader + copied);
 }
 
+// The Python frames travel as bytes: count, status, then only the frames the walk recorded.
+void read_pystack(const plan::Field& field, const uint8_t* p, Value& out) {
+  auto& bytes = emplace_keep<std::string>(out);
+  bytes.clear();
+  if (field.size < plan::kPyStackHeader) return;
+  const uint64_t count =
+      std::min<uint64_t>(load_unsigned(p, 8), (field.size - plan::kPyStackHeader) / plan::kPyFrameBytes);
+  bytes.assign(reinterpret_cast<const char*>(p), plan::kPyStackHeader + count * plan::kPyFrameBytes);
+}
+
 }  // namespace
 
 uint32_t field_read_size(const plan::Field& field) {
@@ -91,6 +101,7 @@ uint32_t field_read_size(const plan::Field& field) {
     case plan::FieldType::KStack:
       return std::max<uint32_t>(field.size, 8);
     case plan::FieldType::UStackCopy:
+    case plan::FieldType::PyStack:
       return field.size;
     default:
       return is_plain_width(field.size) ? field.size : type_width(field.type);
@@ -132,6 +143,9 @@ void read_field(const plan::Field& field, const uint8_t* record, Value& out) {
       return;
     case plan::FieldType::UStackCopy:
       read_stack_copy(field, p, out);
+      return;
+    case plan::FieldType::PyStack:
+      read_pystack(field, p, out);
       return;
   }
 }

@@ -17,11 +17,22 @@
 namespace seam::runtime {
 
 struct StackFrame {
-  uint64_t addr = 0;
-  std::string symbol;  // "" when unknown
-  uint64_t offset = 0;
-  std::string module;  // "libcudart.so.12", "[unknown]", "" when not symbolized
+  uint64_t addr = 0;      // python: the code object's address
+  std::string symbol;     // "" when unknown; python: the qualified name ("Server.handle_request")
+  uint64_t offset = 0;    // from the symbol; python: the instruction's byte offset in its code
+  std::string module;     // "libcudart.so.12", "[unknown]", "" when not symbolized; python: "server"
+  bool python = false;    // a Python frame (`pystack`, `stack`), named from the interpreter's memory
+  std::string file = {};  // python: co_filename
+  int line = -1;          // python: the line being run; -1 when the line table gives none
+  bool entry = false;     // python: the outermost frame its call of the eval loop runs
 };
+
+struct AlertStack;
+
+// Injected by the runtime (runtime/python provides the real one): names the Python frames of a
+// PyStack field's bytes (plan::FieldType::PyStack) into `out.frames`, and sets `out.truncated`
+// when the walk stopped early or read nothing.
+using PyStackNamer = std::function<void(uint32_t pid, std::span<const uint8_t> bytes, AlertStack& out)>;
 
 // Injected by the runtime (runtime/symbolize provides the real one); one frame per address, or
 // for a user stack the frames of its first addresses, up to one that is not in mapped code.

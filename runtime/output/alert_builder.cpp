@@ -1,5 +1,6 @@
 #include "runtime/output/alert_builder.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "runtime/output/format.hpp"
@@ -9,7 +10,44 @@ namespace seam::runtime {
 namespace {
 
 bool is_stack(plan::FieldType t) {
-  return t == plan::FieldType::UStack || t == plan::FieldType::KStack;
+  return t == plan::FieldType::UStack || t == plan::FieldType::KStack || t == plan::FieldType::PyStack;
+}
+
+bool lists(const plan::Rule& rule, std::string_view item) {
+  return std::find(rule.with.begin(), rule.with.end(), item) != rule.with.end();
+}
+
+// The native frame that runs Python frames: CPython's eval loop (3.8 to 3.13).
+bool is_eval_loop(const StackFrame& f) {
+  return !f.python && f.symbol == "_PyEval_EvalFrameDefault";
+}
+
+// `with stack`: the native frames with the Python frames of each call of the eval loop placed
+// just before (inside) the _PyEval_EvalFrameDefault frame that runs them, innermost first; Python
+// frames left when the native frames hold no more eval loops (an unwind that stopped early)
+// follow the native frames. docs/language.md documents the form.
+AlertStack merged_stack(const AlertStack& native, const AlertStack* python) {
+  AlertStack out;
+  out.name = "stack";
+  out.truncated = native.truncated;
+  size_t next = 0;  // the next Python frame to place
+  const std::vector<StackFrame> none;
+  const std::vector<StackFrame>& py = python ? python->frames : none;
+  for (const StackFrame& f : native.frames) {
+    if (is_eval_loop(f))
+      while (next < py.size()) {
+        out.frames.push_back(py[next]);
+        if (py[next++].entry) break;  // the outermost frame of this eval call
+      }
+    out.frames.push_back(f);
+  }
+  for (; next < py.size(); ++next) out.frames.push_back(py[next]);
+  // A process that runs no Python at all needs no marker in its native stack; every other reason
+  // (no thread state, a truncated walk, an interpreter no longer known) is said.
+  if (python && !python->truncated.empty() &&
+      python->truncated != "no Python frames: the process runs no interpreter seam reads")
+    out.truncated += (out.truncated.empty() ? "" : "; ") + python->truncated;
+  return out;
 }
 
 // A process names itself (prctl, argv[0]): in a message its name must not forge a line or a
@@ -83,9 +121,11 @@ void render_message(const std::vector<plan::MessagePart>& parts, const DecodedRe
   }
 }
 
-AlertBuilder::AlertBuilder(StackSymbolizer symbolizer, EnumNamer enum_namer, StackUnwinder unwinder)
+AlertBuilder::AlertBuilder(StackSymbolizer symbolizer, EnumNamer enum_namer, StackUnwinder unwinder,
+                           PyStackNamer py_namer)
     : symbolizer_(std::move(symbolizer)),
       unwinder_(std::move(unwinder)),
+      py_namer_(std::move(py_namer)),
       enum_namer_(std::move(enum_namer)) {}
 
 void AlertBuilder::build(const DecodedRecord& record, uint64_t suppressed, Alert& out) const {
@@ -139,10 +179,46 @@ void AlertBuilder::build(const DecodedRecord& record, uint64_t suppressed, Alert
     stack.name.assign(f.field->name);
     stack.kernel = f.field->type == plan::FieldType::KStack;
     stack.truncated.clear();
+    if (f.field->type == plan::FieldType::PyStack) {
+      const auto* bytes = std::get_if<std::string>(&f.value.v);
+      stack.frames.clear();
+      if (bytes) name_python(record, *bytes, stack);
+      continue;
+    }
     if (!stack.kernel && unwind(record, stack)) continue;
     symbolize(record.pid, std::get<std::vector<uint64_t>>(f.value.v), stack);
   }
   out.stacks.resize(n_stacks);
+  if (!lists(rule, "stack")) return;
+  // One mixed stack in place of the user stack; the parts stay only where `with` names them.
+  auto named = [&](std::string_view name) {
+    for (size_t i = 0; i < out.stacks.size(); ++i)
+      if (out.stacks[i].name == name) return static_cast<int>(i);
+    return -1;
+  };
+  int native = named("ustack"), python = named("pystack");
+  if (native < 0) return;
+  AlertStack mixed = merged_stack(out.stacks[static_cast<size_t>(native)],
+                                  python >= 0 ? &out.stacks[static_cast<size_t>(python)] : nullptr);
+  bool keep_native = lists(rule, "ustack"), keep_python = lists(rule, "pystack");
+  std::vector<AlertStack> stacks;
+  for (size_t i = 0; i < out.stacks.size(); ++i) {
+    if (static_cast<int>(i) == native) {
+      stacks.push_back(mixed);
+      if (keep_native) stacks.push_back(std::move(out.stacks[i]));
+    } else if (static_cast<int>(i) != python || keep_python) {
+      stacks.push_back(std::move(out.stacks[i]));
+    }
+  }
+  out.stacks = std::move(stacks);
+}
+
+void AlertBuilder::name_python(const DecodedRecord& record, const std::string& bytes, AlertStack& out) const {
+  if (!py_namer_) {
+    out.truncated = "no Python frames: nothing names them here";
+    return;
+  }
+  py_namer_(record.pid, {reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, out);
 }
 
 Alert AlertBuilder::build(const DecodedRecord& record, uint64_t suppressed) const {

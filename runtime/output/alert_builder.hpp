@@ -19,7 +19,7 @@ void render_message(const std::vector<plan::MessagePart>& parts, const DecodedRe
 class AlertBuilder {
  public:
   explicit AlertBuilder(StackSymbolizer symbolizer = {}, EnumNamer enum_namer = {},
-                        StackUnwinder unwinder = {});
+                        StackUnwinder unwinder = {}, PyStackNamer py_namer = {});
 
   // Fills `out` from `record` (record.rule must be set). Stacks are symbolized here: call it
   // only for alerts that will be written.
@@ -31,9 +31,11 @@ class AlertBuilder {
  private:
   void symbolize(uint32_t pid, const std::vector<uint64_t>& addrs, AlertStack& out) const;
   bool unwind(const DecodedRecord& record, AlertStack& out) const;
+  void name_python(const DecodedRecord& record, const std::string& bytes, AlertStack& out) const;
 
   StackSymbolizer symbolizer_;
   StackUnwinder unwinder_;
+  PyStackNamer py_namer_;
   EnumNamer enum_namer_;
 };
 

@@ -25,6 +25,11 @@ uint64_t AlertGrouper::key(const DecodedRecord& record) {
     if (const auto* addrs = std::get_if<std::vector<uint64_t>>(&f.value.v)) {
       mix(h, addrs->size());  // separates the stacks of a record
       for (uint64_t a : *addrs) mix(h, a);
+    } else if (f.field->type == plan::FieldType::PyStack) {  // code objects and instructions
+      if (const auto* bytes = std::get_if<std::string>(&f.value.v)) {
+        mix(h, bytes->size());
+        for (unsigned char c : *bytes) mix(h, c);
+      }
     }
   return h;
 }
@@ -34,7 +39,10 @@ uint64_t AlertGrouper::key(const Alert& alert) {
   mix(h, alert.pid);
   for (const AlertStack& s : alert.stacks) {
     mix(h, s.frames.size());
-    for (const StackFrame& f : s.frames) mix(h, f.addr);
+    for (const StackFrame& f : s.frames) {
+      mix(h, f.addr);
+      if (f.python) mix(h, static_cast<uint64_t>(f.line));  // the same function, another line
+    }
   }
   return h;
 }

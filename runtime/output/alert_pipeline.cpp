@@ -31,7 +31,8 @@ uint32_t alert_process(const Alert& alert) {
 AlertPipeline::AlertPipeline(const plan::Plan& plan, std::vector<std::unique_ptr<Sink>> sinks,
                              PipelineOptions options)
     : decoder_(options.clock_offset_ns ? Decoder(plan, *options.clock_offset_ns) : Decoder(plan)),
-      builder_(std::move(options.symbolizer), std::move(options.enum_namer), std::move(options.unwinder)),
+      builder_(std::move(options.symbolizer), std::move(options.enum_namer), std::move(options.unwinder),
+               std::move(options.py_namer)),
       sinks_(std::move(sinks)),
       clock_(std::move(options.clock)),
       identify_(std::move(options.identify)),

@@ -22,6 +22,7 @@ namespace seam::runtime {
 struct PipelineOptions {
   StackSymbolizer symbolizer;  // empty: stacks print as bare addresses
   StackUnwinder unwinder;      // empty: user stacks are the frame-pointer walk only
+  PyStackNamer py_namer;       // empty: Python frames are not named (a pystack shows none)
   EnumNamer enum_namer;
   std::function<int64_t()> clock;          // monotonic ns for rate limits; empty: CLOCK_MONOTONIC
   std::optional<int64_t> clock_offset_ns;  // monotonic→realtime; empty: sampled at construction

@@ -62,7 +62,9 @@ void append_stack(std::string& out, const AlertStack& stack) {
   for (size_t k = 0; k < stack.frames.size(); ++k) {
     const StackFrame& f = stack.frames[k];
     if (k) out.push_back(',');
-    if (stack.kernel)
+    if (f.python)
+      append_literal(out, "{\"kind\":\"python\",\"addr\":\"");
+    else if (stack.kernel)
       append_literal(out, "{\"kind\":\"kernel\",\"addr\":\"");
     else
       append_literal(out, "{\"kind\":\"native\",\"addr\":\"");
@@ -76,6 +78,16 @@ void append_stack(std::string& out, const AlertStack& stack) {
     format::append_uint(out, f.offset);
     append_literal(out, ",\"module\":");
     append_string(out, f.module);
+    append_literal(out, ",\"file\":");
+    if (f.python)
+      append_string(out, f.file);
+    else
+      append_literal(out, "null");
+    append_literal(out, ",\"line\":");
+    if (f.python && f.line >= 0)
+      format::append_uint(out, static_cast<uint64_t>(f.line));
+    else
+      append_literal(out, "null");
     out.push_back('}');
   }
   if (!stack.truncated.empty()) {  // why the stack stops early: a marker, never a frame

@@ -27,10 +27,28 @@ void append_key_value(std::string& out, std::string_view key, std::string_view v
   out.push_back('"');
 }
 
+// A name from the traced process's memory must not forge a line or a terminal escape.
+void append_printable(std::string& out, std::string_view s) {
+  for (char c : s) out.push_back(static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? '?' : c);
+}
+
 void append_frame(std::string& out, size_t index, const StackFrame& frame) {
   out.append("    #");
   format::append_uint(out, index);
   out.push_back(' ');
+  if (frame.python) {  // as a Python traceback says it
+    out.append("File \"");
+    append_printable(out, frame.file);
+    out.append("\", line ");
+    if (frame.line >= 0)
+      format::append_uint(out, static_cast<uint64_t>(frame.line));
+    else
+      out.push_back('?');
+    out.append(", in ");
+    append_printable(out, frame.symbol);
+    out.push_back('\n');
+    return;
+  }
   format::append_hex(out, frame.addr);
   out.append("  ");
   if (frame.symbol.empty()) {

@@ -20,6 +20,9 @@ void append_label(std::string& out, std::string_view name, std::string_view valu
 
 std::string frame_text(const StackFrame& f) {
   std::string s;
+  if (f.python)
+    return "File \"" + f.file + "\", line " + (f.line >= 0 ? std::to_string(f.line) : std::string("?")) +
+           ", in " + f.symbol;
   if (f.symbol.empty()) {
     format::append_hex(s, f.addr);
   } else {

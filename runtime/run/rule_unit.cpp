@@ -10,6 +10,7 @@
 #include "runtime/load/features.hpp"
 #include "runtime/output/plan_enums.hpp"
 #include "runtime/output/shared_sink.hpp"
+#include "runtime/python/stack_namer.hpp"
 
 namespace seam::runtime {
 
@@ -33,6 +34,8 @@ std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, Unit
   PipelineOptions options;
   options.symbolizer = context.symbols->function();
   options.unwinder = context.symbols->unwinder();
+  auto frame_namer = std::make_shared<python::FrameNamer>();
+  options.py_namer = python::py_stack_namer(frame_namer);
   options.enum_namer = plan_enum_namer(plan);
   options.identify = context.identify;
   std::vector<std::unique_ptr<Sink>> sinks;
@@ -118,7 +121,7 @@ std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, Unit
   }
   for (const plan::MemoryReader& reader : plan.memory_readers) {
     if (reader.library < 0 || static_cast<size_t>(reader.library) >= plan.libraries.size()) continue;
-    auto gil = std::make_shared<python::GilReader>(reader, object.map_fd(reader.map), notice);
+    auto gil = std::make_shared<python::GilReader>(reader, object.map_fd(reader.map), notice, frame_namer);
     unit->memory_readers_.push_back(gil);
     unit->subscriptions_.push_back(context.libraries->watch_processes(
         plan.libraries[static_cast<size_t>(reader.library)].patterns,

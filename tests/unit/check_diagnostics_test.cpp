@@ -638,7 +638,7 @@ rule r
     5 |     with ustak
       |          ^~~~~
       = hint: did you mean ustack?
-      = hint: `with` takes ustack, kstack, pid, tid, comm, cgroup, uid, cpu, time and the fields of cuda.malloc: devptr, size, ret
+      = hint: `with` takes ustack, kstack, pystack, stack, pid, tid, comm, cgroup, uid, cpu, time and the fields of cuda.malloc: devptr, size, ret
 
 1 error, 0 warnings
 )");

@@ -143,7 +143,9 @@ TEST(OutputJsonSink, AlertShapeParsesBack) {
                                             {"function", "cudaStreamSynchronize"},
                                             {"symbol", "cudaStreamSynchronize"},
                                             {"offset", 0},
-                                            {"module", "libcudart.so.12"}}));
+                                            {"module", "libcudart.so.12"},
+                                            {"file", nullptr},
+                                            {"line", nullptr}}));
   EXPECT_EQ(j["ustack"][1]["offset"], 0x34);
   EXPECT_FALSE(j.contains("kstack"));
 }

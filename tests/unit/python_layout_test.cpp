@@ -17,6 +17,7 @@
 
 #include "runtime/elf/elf_file.hpp"
 #include "runtime/python/cpython_layout.hpp"
+#include "runtime/python/frame_layout.hpp"
 #include "runtime/python/interpreter_finder.hpp"
 
 namespace seam::runtime::python {
@@ -71,6 +72,12 @@ class Dwarf {
           if (dwarf_tag(&child) == DW_TAG_structure_type && n && name == n && dwarf_haschildren(&child) &&
               !dwarf_hasattr(&child, DW_AT_declaration))
             return child;
+          // `typedef struct { ... } PyCodeObject;` (3.8): the typedef's anonymous struct.
+          Dwarf_Die target;
+          if (dwarf_tag(&child) == DW_TAG_typedef && n && name == n &&
+              dwarf_peel_type(&child, &target) == 0 && dwarf_tag(&target) == DW_TAG_structure_type &&
+              dwarf_haschildren(&target))
+            return target;
         } while (dwarf_siblingof(&child, &child) == 0);
       }
       off = next;
@@ -165,6 +172,107 @@ TEST(DebugOffsets, Python313MatchesDwarf) {
   Dwarf d(lib);
   ASSERT_TRUE(d.ok());
   expect_same(*layout, from_dwarf(d, 13), lib);
+}
+
+// The frame walk's and the code object's offsets (frame_layout.cpp) against the same DWARF.
+FrameLayout frames_from_dwarf(Dwarf& d, int minor) {
+  auto at = [&](const char* type, const char* path) {
+    return static_cast<uint32_t>(d.offset_of(type, path).value_or(0));
+  };
+  FrameLayout l;
+  l.minor = minor;
+  l.tss_key = at("pyruntimestate", minor <= 11 ? "gilstate.autoTSSkey._key" : "autoTSSkey._key");
+  CodeLayout& c = l.code;
+  c.filename = at("PyCodeObject", "co_filename");
+  c.name = at("PyCodeObject", "co_name");
+  c.firstlineno = at("PyCodeObject", "co_firstlineno");
+  if (minor <= 10) {
+    l.tstate_frame = at("_ts", "frame");
+    l.frame_back = at("_frame", "f_back");
+    l.frame_code = at("_frame", "f_code");
+    l.frame_instr = at("_frame", "f_lasti");
+    c.linetable = at("PyCodeObject", minor == 10 ? "co_linetable" : "co_lnotab");
+    return l;
+  }
+  c.qualname = at("PyCodeObject", "co_qualname");
+  c.linetable = at("PyCodeObject", "co_linetable");
+  c.code_adaptive = at("PyCodeObject", "co_code_adaptive");
+  l.tstate_frame = at("_ts", minor == 13 ? "current_frame" : "cframe");
+  if (minor < 13) l.cframe_frame = at("_PyCFrame", "current_frame");
+  l.frame_code = at("_PyInterpreterFrame", minor == 13 ? "f_executable" : "f_code");
+  l.frame_back = at("_PyInterpreterFrame", "previous");
+  l.frame_instr = at("_PyInterpreterFrame", minor == 13 ? "instr_ptr" : "prev_instr");
+  l.frame_owner = at("_PyInterpreterFrame", "owner");
+  if (minor == 11) l.frame_entry = at("_PyInterpreterFrame", "is_entry");
+  return l;
+}
+
+void expect_same_frames(const FrameLayout& got, const FrameLayout& want, const std::string& lib) {
+  EXPECT_EQ(got.tss_key, want.tss_key) << lib;
+  EXPECT_EQ(got.tstate_frame, want.tstate_frame) << lib;
+  EXPECT_EQ(got.cframe_frame, want.cframe_frame) << lib;
+  EXPECT_EQ(got.frame_back, want.frame_back) << lib;
+  EXPECT_EQ(got.frame_code, want.frame_code) << lib;
+  EXPECT_EQ(got.frame_instr, want.frame_instr) << lib;
+  EXPECT_EQ(got.frame_owner, want.frame_owner) << lib;
+  EXPECT_EQ(got.frame_entry, want.frame_entry) << lib;
+  EXPECT_EQ(got.code.filename, want.code.filename) << lib;
+  EXPECT_EQ(got.code.name, want.code.name) << lib;
+  EXPECT_EQ(got.code.qualname, want.code.qualname) << lib;
+  EXPECT_EQ(got.code.firstlineno, want.code.firstlineno) << lib;
+  EXPECT_EQ(got.code.linetable, want.code.linetable) << lib;
+  EXPECT_EQ(got.code.code_adaptive, want.code.code_adaptive) << lib;
+  EXPECT_NE(want.tss_key, 0u) << "DWARF of " << lib << " has no autoTSSkey";
+  EXPECT_NE(want.frame_back, 0u) << "DWARF of " << lib << " has no frame chain";
+  // Every field the kernel reads lies in the bytes it reads of a frame.
+  for (uint32_t off : {got.frame_back, got.frame_code, got.frame_instr, got.frame_owner})
+    EXPECT_LE((off & ~7u) + 8, got.frame_read) << lib;
+}
+
+class FramesAgainstDwarf : public ::testing::TestWithParam<int> {};
+
+TEST_P(FramesAgainstDwarf, OffsetsAreTheCompilers) {
+  int minor = GetParam();
+  std::string lib = pyenv_libpython(minor);
+  if (lib.empty()) GTEST_SKIP() << "Python 3." << minor << " is not installed under /root/.pyenv/versions";
+  Dwarf d(lib);
+  ASSERT_TRUE(d.ok()) << lib << " has no DWARF";
+  std::optional<FrameLayout> table = frame_table_layout(minor);
+  ASSERT_TRUE(table) << "no frame table entry for 3." << minor;
+  expect_same_frames(*table, frames_from_dwarf(d, minor), lib);
+}
+
+INSTANTIATE_TEST_SUITE_P(Pyenv, FramesAgainstDwarf, ::testing::Values(8, 9, 10, 11, 12),
+                         [](const auto& info) { return "Python3" + std::to_string(info.param); });
+
+// 3.13's frame and code offsets come from its _Py_DebugOffsets; its TSS key from the table.
+TEST(DebugOffsets, Python313FramesMatchDwarf) {
+  std::string lib = pyenv_libpython(13);
+  if (lib.empty()) GTEST_SKIP() << "Python 3.13 is not installed under /root/.pyenv/versions";
+  elf::Result<elf::ElfFile> file = elf::ElfFile::open(lib);
+  ASSERT_TRUE(file) << file.error();
+  std::optional<uint64_t> at;
+  for (const elf::Symbol& s : file->symbols())
+    if (s.defined && elf::strip_version(s.name) == "_PyRuntime") at = file->vaddr_to_offset(s.value);
+  ASSERT_TRUE(at) << "no _PyRuntime in " << lib;
+  std::vector<uint8_t> bytes(kDebugOffsetsFrameBytes);
+  ASSERT_EQ(file->read_bytes(*at, bytes), bytes.size());
+  std::string why;
+  std::optional<FrameLayout> layout = debug_offsets_frame_layout(bytes, &why);
+  ASSERT_TRUE(layout) << why;
+  Dwarf d(lib);
+  ASSERT_TRUE(d.ok());
+  expect_same_frames(*layout, frames_from_dwarf(d, 13), lib);
+}
+
+TEST(FrameLayout, NoTableEntryOutside38To312) {
+  EXPECT_FALSE(frame_table_layout(7));
+  EXPECT_FALSE(frame_table_layout(13));  // from its debug offsets
+  EXPECT_FALSE(frame_table_layout(14));
+  std::vector<uint8_t> zeros(kDebugOffsetsFrameBytes, 0);
+  std::string why;
+  EXPECT_FALSE(debug_offsets_frame_layout(zeros, &why));
+  EXPECT_EQ(why, "its debug offsets leave the frame's or the code object's fields at 0");
 }
 
 TEST(DebugOffsets, RefusesWhatItCannotRead) {
