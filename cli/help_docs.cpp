@@ -63,7 +63,7 @@ std::string bash_completion(const CLI::App& app) {
       for (const std::string& f : flag_names(o)) words += (words.empty() ? "" : " ") + f;
     for (const auto& [child, s] : subs)
       if (child.rfind(name + " ", 0) == 0) words += " " + child.substr(name.size() + 1);
-    out.append("    ").append(name).append(") words=\"").append(words).append("\" ;;\n");
+    out += "    " + name + ") words=\"" + words + "\" ;;\n";
   }
   out +=
       "  esac\n"
