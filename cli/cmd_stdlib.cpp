@@ -38,6 +38,7 @@ int run_gen(const std::vector<std::string>& args) {
   std::vector<std::string> argv = {tool.string(), "gen"};
   argv.insert(argv.end(), args.begin(), args.end());
   std::vector<char*> c_argv;
+  c_argv.reserve(argv.size() + 1);
   for (std::string& a : argv) c_argv.push_back(a.data());
   c_argv.push_back(nullptr);
   execv(c_argv[0], c_argv.data());

@@ -52,6 +52,11 @@ ProcessResult run_process(const std::vector<std::string>& argv, int timeout_ms, 
   ProcessResult r;
   int out[2];
   if (argv.empty() || pipe2(out, O_CLOEXEC) != 0) return r;
+  // Built before fork: the child of a threaded process must not allocate.
+  std::vector<char*> args;
+  args.reserve(argv.size() + 1);
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
   pid_t pid = fork();
   if (pid < 0) {
     close(out[0]);
@@ -71,9 +76,6 @@ ProcessResult run_process(const std::vector<std::string>& argv, int timeout_ms, 
       rlimit cpu{limits.cpu_seconds, limits.cpu_seconds + 1};
       if (setrlimit(RLIMIT_CPU, &cpu) != 0) _exit(126);
     }
-    std::vector<char*> args;
-    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
     execv(args[0], args.data());
     _exit(127);
   }

@@ -19,7 +19,7 @@
 
 namespace seam::build {
 
-const std::vector<std::string> kBaseKernelTypes = {
+const char* const kBaseKernelTypes[] = {
     "__s8",
     "__u8",
     "__s16",
@@ -147,7 +147,7 @@ std::string kernel_types_header(const std::vector<std::string>& type_names, std:
   std::shared_ptr<const btf> b = acquire_vmlinux_btf(error);
   if (!b) return {};
   std::vector<int> ids;
-  for (const std::string& name : kBaseKernelTypes)  // optional: not every kernel has all
+  for (const char* name : kBaseKernelTypes)  // optional: not every kernel has all
     if (int id = find_type(b.get(), name); id > 0) ids.push_back(id);
   std::string class_names, own_structs;
   for (const std::string& name : type_names) {

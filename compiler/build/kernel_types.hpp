@@ -8,7 +8,8 @@ namespace seam::build {
 
 // Always emitted: struct pt_regs (uprobe context), fixed-width integer typedefs and the BPF enums the helpers
 // and seam_record.h use (bpf_map_type, BPF_ANY, BPF_RB_*, BPF_F_*).
-extern const std::vector<std::string> kBaseKernelTypes;
+// (Plain C strings: a global std::vector would allocate, and could throw, before main.)
+extern const char* const kBaseKernelTypes[];
 
 inline constexpr const char* kVmlinuxBtfPath = "/sys/kernel/btf/vmlinux";
 

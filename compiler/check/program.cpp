@@ -169,7 +169,7 @@ std::vector<std::string> default_stdlib_dirs() {
   fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
     fs::path dir = exe.parent_path();
-    for (fs::path candidate : {dir / ".." / "stdlib", dir / ".." / "share" / "seam" / "stdlib"})
+    for (const fs::path& candidate : {dir / ".." / "stdlib", dir / ".." / "share" / "seam" / "stdlib"})
       if (fs::is_directory(candidate, ec)) return {fs::weakly_canonical(candidate, ec).string()};
   }
 #ifdef SEAM_SOURCE_DIR

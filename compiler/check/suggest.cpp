@@ -40,6 +40,7 @@ std::optional<std::string> closest(std::string_view typed, const std::vector<Can
 
 std::optional<std::string> closest(std::string_view typed, const std::vector<std::string>& names) {
   std::vector<Candidate> candidates;
+  candidates.reserve(names.size());
   for (const std::string& n : names) candidates.push_back({n, n});
   return closest(typed, candidates);
 }

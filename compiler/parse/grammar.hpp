@@ -15,6 +15,9 @@ namespace seam::parse::grammar {
 
 using namespace tao::pegtl;
 
+// Rules are lower_case structs, as in PEGTL itself (seq, sor, must...), not CamelCase classes.
+// NOLINTBEGIN(readability-identifier-naming)
+
 // ---------------------------------------------------------------- whitespace and comments
 struct comment : seq<one<'#'>, until<eolf>> {};
 struct skip : star<sor<space, comment>> {};
@@ -462,5 +465,6 @@ struct decl_start
 struct one_decl : must<decl> {};
 // The whole language, for analyze() and the documentation.
 struct file : seq<star<decl>, skip, eof> {};
+// NOLINTEND(readability-identifier-naming)
 
 }  // namespace seam::parse::grammar

@@ -83,6 +83,8 @@ class ParseInput : public tao::pegtl::memory_input<> {
   int operands_ = 0;
 };
 
+// PEGTL rules, lower_case as in PEGTL itself.
+// NOLINTBEGIN(readability-identifier-naming)
 namespace grammar {
 
 // Matches R one nesting level deeper. Analysis sees it as seq<R>.
@@ -114,4 +116,5 @@ struct chain : tao::pegtl::seq<Operand, tao::pegtl::star<Op, tao::pegtl::must<Op
 };
 
 }  // namespace grammar
+// NOLINTEND(readability-identifier-naming)
 }  // namespace seam::parse

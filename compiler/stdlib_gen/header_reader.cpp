@@ -248,6 +248,7 @@ HeaderRead read_header(const std::string& path, const std::vector<std::string>& 
   std::vector<std::string> args = {"-x", "c", "-std=gnu11", "-fparse-all-comments"};
   args.insert(args.end(), clang_args.begin(), clang_args.end());
   std::vector<const char*> argv;
+  argv.reserve(args.size());
   for (const std::string& a : args) argv.push_back(a.c_str());
 
   CXIndex index = clang_createIndex(0, 0);

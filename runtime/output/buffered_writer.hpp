@@ -17,7 +17,7 @@ namespace seam::runtime {
 class BufferedWriter {
  public:
   // `label` names the output in the stderr notice of a write error ("json:/var/log/seam.jsonl").
-  explicit BufferedWriter(int fd, bool owns_fd = false, size_t flush_threshold = 64 * 1024,
+  explicit BufferedWriter(int fd, bool owns_fd = false, size_t flush_threshold = size_t{64} * 1024,
                           std::string label = {});
   ~BufferedWriter();  // flushes; closes the fd when owned
   BufferedWriter(const BufferedWriter&) = delete;
