@@ -272,9 +272,10 @@ TEST(Hardening, AStalledStdoutDoesNotStallTheJsonFileBesideIt) {
       [&] {
         body = http_get("http://" + listen + "/metrics");
         long long ring_dropped = std::max(0LL, sample(body, "seam_rule_dropped_total{rule=\"every_sync\"}"));
-        long long json_dropped =
-            std::max(0LL, sample(body, "seam_output_dropped_total" + json_series + ",reason=\"queue_full\"}"));
-        return static_cast<long long>(seam.alerts("every_sync").size()) + ring_dropped + json_dropped >= kCalls &&
+        long long json_dropped = std::max(
+            0LL, sample(body, "seam_output_dropped_total" + json_series + ",reason=\"queue_full\"}"));
+        return static_cast<long long>(seam.alerts("every_sync").size()) + ring_dropped + json_dropped >=
+                   kCalls &&
                sample(body, "seam_output_queue_depth" + json_series + "}") == 0;
       },
       60s))
