@@ -14,7 +14,8 @@ bool is_stack(plan::FieldType t) {
 }
 
 bool lists(const plan::Rule& rule, std::string_view item) {
-  return std::find(rule.with.begin(), rule.with.end(), item) != rule.with.end();
+  return std::any_of(rule.with.begin(), rule.with.end(),
+                     [&](const plan::WithItem& w) { return w.name == item; });
 }
 
 // The native frame that runs Python frames: CPython's eval loop (3.8 to 3.13).

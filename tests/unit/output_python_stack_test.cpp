@@ -26,7 +26,7 @@ struct Fixture {
   explicit Fixture(std::vector<std::string> with) {
     rule.id = 1;
     rule.name = "headline";
-    rule.with = std::move(with);
+    for (std::string& w : with) rule.with.push_back({std::move(w), {}});
     record.rule_id = 1;
     plan::Field ustack;
     ustack.name = "ustack";
@@ -35,6 +35,7 @@ struct Fixture {
     pystack.name = "pystack";
     pystack.type = FieldType::PyStack;
     record.fields = {pystack, ustack};
+    plan::resolve_values(rule, &record);
     decoded.rule = &rule;
     decoded.record = &record;
     decoded.pid = 77;
