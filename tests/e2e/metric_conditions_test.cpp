@@ -28,9 +28,10 @@ TEST(MetricConditions, WhileAndAfterCountExactlyTheMatchingCalls) {
   Child app({std::string(SEAM_FIXTURE_DIR) + "/usdt_app", std::string(SEAM_FIXTURE_DIR) + "/libcudart.so.12",
              dir.path() + "/requests.log", "201:3:0", "202:5:0"});
   ASSERT_TRUE(app.wait_for_line("ready", 10s));
+  const std::string app_pid = std::to_string(app.pid());  // wait() forgets it
   // --pid ends the run when usdt_app exits; --summary prints every metric then (the counts of the
   // kernel's maps, as /metrics serves them).
-  SeamRun seam(dir.path(), {rules, "--pid", std::to_string(app.pid()), "--listen", "off", "--summary"});
+  SeamRun seam(dir.path(), {rules, "--pid", app_pid, "--listen", "off", "--summary"});
   ASSERT_TRUE(seam.wait_for_notice("attached", "libinference.so", 30s)) << seam.stderr_text();
   ASSERT_TRUE(seam.wait_for_notice("attached", "libcudart.so.12", 10s)) << seam.stderr_text();
   app.send_line("go");
@@ -43,8 +44,7 @@ TEST(MetricConditions, WhileAndAfterCountExactlyTheMatchingCalls) {
   std::string summary = seam.stdout_text();
   EXPECT_NE(summary.find("metric in_request (count) from " + rules + ":2\n  (all): 8\n"), std::string::npos)
       << summary;
-  EXPECT_NE(summary.find("metric outside (count by pid) from " + rules +
-                         ":3\n  pid=" + std::to_string(app.pid()) + ": 2\n"),
+  EXPECT_NE(summary.find("metric outside (count by pid) from " + rules + ":3\n  pid=" + app_pid + ": 2\n"),
             std::string::npos)
       << summary;
   EXPECT_NE(summary.find("metric after_start (count) from " + rules + ":4\n  (all): 10\n"), std::string::npos)
