@@ -293,6 +293,16 @@ SessionResult Session::run() {
   // The cgroups there are now, before any alert: a container that calls and exits at once takes
   // its cgroup with it before its alert is resolved (cgroup_resolver.hpp).
   cgroups_->refresh();
+  // Watch before `ready`: an edit made as soon as seam says it is ready must not go unseen.
+  if (options_.watch && !options_.rule_paths.empty() && options_.compile_unit) {
+    watcher_ = std::make_unique<RulesWatcher>(options_.rule_paths);
+    if (!watcher_->error().empty())
+      notice(Notice{plan::Severity::Warning,
+                    notice_id(NoticeKind::WatchUnavailable),
+                    "cannot watch the rule files (" + watcher_->error() + "); reload with SIGHUP",
+                    {},
+                    0});
+  }
   result_.attach_ms = attach_ms_ = static_cast<double>(now_ms() - started);
   notice(Notice{plan::Severity::Info,
                 notice_id(NoticeKind::Ready),
@@ -341,15 +351,6 @@ SessionResult Session::run() {
                     0});
   }
   metrics_->tick(now_ms() * 1000000, emit_user_space);  // the empty baseline windows start from
-  if (options_.watch && !options_.rule_paths.empty() && options_.compile_unit) {
-    watcher_ = std::make_unique<RulesWatcher>(options_.rule_paths);
-    if (!watcher_->error().empty())
-      notice(Notice{plan::Severity::Warning,
-                    notice_id(NoticeKind::WatchUnavailable),
-                    "cannot watch the rule files (" + watcher_->error() + "); reload with SIGHUP",
-                    {},
-                    0});
-  }
 
   int64_t deadline = options_.duration_ms > 0 ? started + options_.duration_ms : 0;
   int64_t next_rescan = now_ms() + options_.rescan_ms, next_second = now_ms() + 1000;
