@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/kernel_probes.hpp"
 #include "compiler/check/check.hpp"
 #include "compiler/diag/render.hpp"
 
@@ -41,7 +42,9 @@ CompiledRules compile_rules(const CompileOptions& options, std::ostream& err) {
   for (const ast::File& f : out.program.rule_files)
     if (!is_overlay(f)) input.rule_files.push_back(&f);
   try {
-    out.lowered = lower::lower(input, options.lower);
+    lower::Options lower = options.lower;
+    if (!lower.has_tracepoint) lower.has_tracepoint = has_tracepoint;  // per-syscall tracepoints here
+    out.lowered = lower::lower(input, lower);
     for (const std::string& u : out.lowered.unsupported) err << "seam: note: " << u << "\n";
     out.generated = codegen::generate(out.lowered, options.codegen);
   } catch (const std::logic_error& e) {  // a bug in seam: refuse the program rather than run it

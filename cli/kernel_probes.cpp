@@ -16,4 +16,12 @@ std::optional<std::string> missing_on_this_kernel(const ast::ProbeSpec& probe) {
   return std::string("this kernel has no such tracepoint");
 }
 
+bool has_tracepoint(const std::string& category, const std::string& name) {
+  ast::ProbeSpec probe;
+  probe.kind = ast::ProbeKind::Tracepoint;
+  probe.category = category;
+  probe.name = name;
+  return !missing_on_this_kernel(probe);
+}
+
 }  // namespace seam::cli

@@ -13,4 +13,8 @@ namespace seam::cli {
 // Why `probe` cannot attach here, or nullopt (present, or not known before loading).
 std::optional<std::string> missing_on_this_kernel(const ast::ProbeSpec& probe);
 
+// Whether this kernel has tracepoint CATEGORY:NAME (true when it cannot tell): which syscalls'
+// own tracepoints a rule that names its syscalls can use (lower::Options::has_tracepoint).
+bool has_tracepoint(const std::string& category, const std::string& name);
+
 }  // namespace seam::cli

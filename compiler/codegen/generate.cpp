@@ -110,6 +110,14 @@ std::string metric_update(const plan::Program& p, int index, const ExprContext& 
                           m.kind == plan::MetricKind::Hist ? "\t\t\tSEAM_HIST_ADD(m->buckets, v);\n" : ""}}));
 }
 
+// A span begin that reads the clock itself, after its filter, rather than the program's `now`:
+// a filtered begin that saves no `time`, so an event no rule can match reads no clock at all.
+bool begin_reads_clock(const plan::Span& s) {
+  return !s.task_local && s.begin_when.op != plan::CondOp::True &&
+         std::none_of(s.saves.begin(), s.saves.end(),
+                      [](const plan::Value& v) { return v.kind == plan::ValueKind::Time; });
+}
+
 // One more tab on every line.
 std::string indent(const std::string& lines) {
   std::string out;
@@ -216,12 +224,22 @@ std::string action(const plan::Program& p, const plan::Action& a, ExprContext ct
   switch (a.kind) {
     case plan::ActionKind::SpanBegin: {
       const plan::Span& s = p.spans.at(static_cast<size_t>(a.index));
+      if (s.never) return "\t/* span " + s.name + ": nothing reads it, so its begin stores nothing */\n";
       std::string var = s.task_local ? "v->" : "v.";
       std::string body = saves(s.saves, var, ctx);
       if (s.save_ip) body = "\t\t" + var + "ip = PT_REGS_IP(ctx);\n" + body;
       if (s.task_local) body = indent(body);  // inside `if (v)`
-      return fragment(s.task_local ? "span_begin_task.c.tmpl" : "span_begin.c.tmpl",
-                      {{"span", s.name}, {"map", s.map}, {"key", key_expr(a.key, ctx)}, {"saves", body}});
+      bool filtered = s.begin_when.op != plan::CondOp::True;
+      std::string begin = fragment(s.task_local ? "span_begin_task.c.tmpl" : "span_begin.c.tmpl",
+                                   {{"span", s.name},
+                                    {"map", s.map},
+                                    {"key", key_expr(a.key, ctx)},
+                                    {"saves", body},
+                                    {"start", begin_reads_clock(s) ? "bpf_ktime_get_ns()" : "now"}});
+      if (!filtered) return begin;
+      // Only where a rule or metric on the span can still match (compiler/lower/begin_filter.hpp).
+      return "\tif (" + c_condition(s.begin_when, ctx) + ") { /* begin-time filter of span " + s.name +
+             " */\n" + indent(begin) + "\t}\n";
     }
     case plan::ActionKind::SpanEnd: {
       const plan::Span& s = p.spans.at(static_cast<size_t>(a.index));
@@ -284,12 +302,14 @@ std::string sites(const plan::Program& p, const Options& options) {
     for (const plan::Action& act : site.actions) {
       actions += action(p, act, ctx);
       // A task-local span begin reads the clock itself, after the value exists (unless it saves `time`).
+      // So does a filtered one (begin_reads_clock), and one that stores nothing reads none.
       bool task_begin = false;
       if (act.kind == plan::ActionKind::SpanBegin) {
         const plan::Span& s = p.spans.at(static_cast<size_t>(act.index));
-        task_begin = s.task_local && std::none_of(s.saves.begin(), s.saves.end(), [](const plan::Value& v) {
-                       return v.kind == plan::ValueKind::Time;
-                     });
+        task_begin = s.never || begin_reads_clock(s) ||
+                     (s.task_local && std::none_of(s.saves.begin(), s.saves.end(), [](const plan::Value& v) {
+                        return v.kind == plan::ValueKind::Time;
+                      }));
       }
       if (act.kind != plan::ActionKind::StateSet && act.kind != plan::ActionKind::StateClear && !task_begin)
         needs_time = true;
@@ -335,6 +355,9 @@ Generated generate(const plan::Program& program, const Options& options) {
   bool fd_names = std::find(program.kernel_types.begin(), program.kernel_types.end(), "struct fdtable") !=
                   program.kernel_types.end();
   bool py_gil = !program.plan.memory_readers.empty();
+  bool syscall_structs = std::any_of(program.sites.begin(), program.sites.end(), [](const plan::Site& s) {
+    return s.context_type == "struct seam_sys_enter" || s.context_type == "struct seam_sys_exit";
+  });
   bool py_stack = false;
   for (const plan::Record& r : program.plan.records)
     for (const plan::Field& f : r.fields) py_stack |= f.type == plan::FieldType::PyStack;
@@ -357,7 +380,8 @@ Generated generate(const plan::Program& program, const Options& options) {
                                                         : "") +
                               (py_gil ? "#include \"py_gil.h\"\n" : "") +
                               (py_stack ? "#include \"py_stack.h\"\n" : "") +
-                              (program.plan.identity_tests.empty() ? "" : "#include \"seam_identity.h\"\n")},
+                              (program.plan.identity_tests.empty() ? "" : "#include \"seam_identity.h\"\n") +
+                              (syscall_structs ? fragment("syscall_structs.c.tmpl", {}) : "")},
        {"maps", maps(program)},
        {"sites", body}}));
   if (std::string broken = c_invariant_violation(g.c_source); !broken.empty())

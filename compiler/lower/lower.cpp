@@ -1,8 +1,10 @@
 #include "compiler/lower/lower.hpp"
 
 #include "compiler/ast/limit_scope.hpp"
+#include "compiler/lower/begin_filter.hpp"
 #include "compiler/lower/lower_scope.hpp"
 #include "compiler/lower/lowerer.hpp"
+#include "compiler/lower/syscall_tracepoints.hpp"
 #include "compiler/lower/task_storage.hpp"
 
 #include <algorithm>
@@ -85,9 +87,9 @@ bool perf_event_ids(const std::string& name, uint64_t* type, uint64_t* config) {
 }
 
 // Alternative functions of one library (`a | a_ptsz`) share one program attached to each.
-std::vector<ast::ProbeSpec> merged_begins(const ast::EventDecl& event, bool is_call) {
+std::vector<ast::ProbeSpec> merged_begins(const std::vector<ast::ProbeSpec>& probes, bool is_call) {
   std::vector<ast::ProbeSpec> begins;
-  for (const ast::ProbeSpec& p : event.begin) {
+  for (const ast::ProbeSpec& p : probes) {
     bool merged = false;
     for (ast::ProbeSpec& b : begins)
       if (is_call && p.kind == ast::ProbeKind::Call && b.library.name == p.library.name &&
@@ -163,7 +165,7 @@ int Lowerer::library_index(const std::string& module, const ast::Ident& alias, b
 }
 
 int Lowerer::site_for(const ast::ProbeSpec& probe, const std::string& module, bool at_return,
-                      const std::string& origin) {
+                      const std::string& origin, const std::string& context) {
   plan::Attachment a;
   a.kind = attach_kind(probe.kind, at_return);
   a.feature = feature_of(a.kind);
@@ -236,17 +238,20 @@ int Lowerer::site_for(const ast::ProbeSpec& probe, const std::string& module, bo
       }
       break;
   }
+  if (!context.empty()) site.context_type = context;
   std::string key = std::string(plan::to_string(a.kind)) + "|" + std::to_string(a.library) + "|" +
                     probe.symbol + "|" + std::to_string(a.offset) + "|" + a.category + "|" + a.name + "|" +
-                    std::to_string(a.perf_period);
+                    std::to_string(a.perf_period) + "|" + context;
   if (auto it = sites_.find(key); it != sites_.end()) return it->second;
   int index = static_cast<int>(program.sites.size());
   a.program = "site" + std::to_string(index);
   site.attachment = static_cast<int>(program.plan.attachments.size());
   program.plan.attachments.push_back(std::move(a));
-  if (site.context_type.rfind("struct trace_event_raw_", 0) == 0 || site.context_type == "struct pt_regs" ||
-      site.context_type == "struct bpf_perf_event_data" ||
-      site.context_type == "struct bpf_raw_tracepoint_args")
+  if (!context.empty()) {
+    // seam's own type (generated with the program), not the kernel's
+  } else if (site.context_type.rfind("struct trace_event_raw_", 0) == 0 ||
+             site.context_type == "struct pt_regs" || site.context_type == "struct bpf_perf_event_data" ||
+             site.context_type == "struct bpf_raw_tracepoint_args")
     program.kernel_types.push_back(site.context_type.substr(7));
   program.sites.push_back(std::move(site));
   sites_[key] = index;
@@ -260,23 +265,60 @@ plan::Action* Lowerer::span_end_action(int site, const EventSites& es) {
   return nullptr;
 }
 
+namespace {
+
+ast::ProbeSpec syscall_tracepoint(const std::string& name, const SourceRange& range) {
+  ast::ProbeSpec p;
+  p.kind = ast::ProbeKind::Tracepoint;
+  p.range = range;
+  p.category = "syscalls";
+  p.name = name;
+  return p;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+}  // namespace
+
 const EventSites& Lowerer::event_sites(const ast::EventDecl& event) {
-  if (auto it = events_.find(&event); it != events_.end()) return it->second;
+  bool variant = variant_event_ == &event && !variant_syscalls_.empty();
+  std::pair<const ast::EventDecl*, std::string> key{&event, variant ? joined(variant_syscalls_) : ""};
+  if (auto it = events_.find(key); it != events_.end()) return it->second;
   EventSites es;
   es.is_span = event.is_span;
   std::string origin = origin_of(event.name.range);
   std::string name = event.module.empty() ? event.name.name : event.module + "." + event.name.name;
+  // A variant reads the syscalls' own tracepoints as the event's (syscall_tracepoints.hpp).
+  std::vector<ast::ProbeSpec> variant_begin, variant_end;
+  std::string begin_context, end_context;
+  if (variant) {
+    for (const std::string& sc : variant_syscalls_) {
+      variant_begin.push_back(syscall_tracepoint("sys_enter_" + sc, event.name.range));
+      if (event.is_span) variant_end.push_back(syscall_tracepoint("sys_exit_" + sc, event.name.range));
+    }
+    begin_context = kSyscallEnterContext;
+    end_context = kSyscallExitContext;
+    name += " (" + key.second + ")";
+  }
+  const std::vector<ast::ProbeSpec>& begin_probes = variant ? variant_begin : event.begin;
+  const std::vector<ast::ProbeSpec>& end_probes = variant ? variant_end : event.end;
   if (event.is_span) {
     es.span = static_cast<int>(program.spans.size());
-    program.spans.push_back({"inflight" + std::to_string(es.span), name, {}, false});
+    plan::Span& span = program.spans.emplace_back();
+    span.map = "inflight" + std::to_string(es.span);
+    span.name = name;
     program.plan.maps.push_back({program.spans.back().map, plan::MapType::LruHash, 4, 0,
                                  options_.inflight_entries, "span " + name + " in flight"});
   }
-  es.is_call = !event.begin.empty() && event.begin[0].kind == ast::ProbeKind::Call;
-  std::vector<ast::ProbeSpec> begins = merged_begins(event, es.is_call);
+  es.is_call = !begin_probes.empty() && begin_probes[0].kind == ast::ProbeKind::Call;
+  std::vector<ast::ProbeSpec> begins = merged_begins(begin_probes, es.is_call);
   for (const ast::ProbeSpec& p : begins) {
     es.begin_kind = p.kind;
-    int s = site_for(p, event.module, false, origin);
+    int s = site_for(p, event.module, false, origin, begin_context);
     if (s >= 0) es.begin.push_back(s);
     if (es.is_call) {
       int e = site_for(p, event.module, true, origin);
@@ -284,11 +326,11 @@ const EventSites& Lowerer::event_sites(const ast::EventDecl& event) {
       es.end_kind = p.kind;
     }
   }
-  for (const ast::ProbeSpec& p : event.begin) es.keyed |= event.is_span && !es.is_call && p.key != nullptr;
-  for (const ast::ProbeSpec& p : event.end) {
+  for (const ast::ProbeSpec& p : begin_probes) es.keyed |= event.is_span && !es.is_call && p.key != nullptr;
+  for (const ast::ProbeSpec& p : end_probes) {
     es.keyed |= p.key != nullptr;
     es.end_kind = p.kind;
-    int e = site_for(p, event.module, false, origin);
+    int e = site_for(p, event.module, false, origin, end_context);
     if (e >= 0) es.end.push_back(e);
   }
   if (!event.is_span) es.end = es.begin;
@@ -297,25 +339,46 @@ const EventSites& Lowerer::event_sites(const ast::EventDecl& event) {
     for (size_t i = 0; i < es.begin.size(); ++i) {
       plan::Action begin(plan::ActionKind::SpanBegin, es.span);
       begin.key.kind = plan::ValueKind::Tid;
-      if (!es.is_call && i < event.begin.size() && event.begin[i].key)
-        begin.key = key_value(event, *event.begin[i].key, event.begin[i].kind);
+      if (!es.is_call && i < begin_probes.size() && begin_probes[i].key)
+        begin.key = key_value(event, *begin_probes[i].key, begin_probes[i].kind);
       program.sites[es.begin[i]].actions.push_back(std::move(begin));
     }
     for (size_t i = 0; i < es.end.size(); ++i) {
       plan::Action end(plan::ActionKind::SpanEnd, es.span);
       end.key.kind = plan::ValueKind::Tid;
-      const ast::ProbeSpec* spec = es.is_call ? nullptr : (i < event.end.size() ? &event.end[i] : nullptr);
+      const ast::ProbeSpec* spec = es.is_call ? nullptr : (i < end_probes.size() ? &end_probes[i] : nullptr);
       if (spec && spec->key) end.key = key_value(event, *spec->key, spec->kind);
       program.sites[es.end[i]].actions.push_back(std::move(end));
     }
   }
-  return events_[&event] = std::move(es);
+  return events_[key] = std::move(es);
+}
+
+std::vector<std::string> Lowerer::syscall_variant(const ast::EventDecl& event, const ast::Expr* where) const {
+  std::vector<std::string> names = named_syscalls(event, where, input_.modules);
+  for (const std::string& n : names)
+    if (options_.has_tracepoint && (!options_.has_tracepoint("syscalls", "sys_enter_" + n) ||
+                                    (event.is_span && !options_.has_tracepoint("syscalls", "sys_exit_" + n))))
+      return {};  // one missing: all stay on raw_syscalls, where the rule's test of id still holds
+  return names;
+}
+
+Lowerer::SyscallVariant::SyscallVariant(Lowerer& l, const ast::EventDecl* event, const ast::Expr* where)
+    : lowerer_(l) {
+  if (!event) return;
+  lowerer_.variant_syscalls_ = lowerer_.syscall_variant(*event, where);
+  lowerer_.variant_event_ = lowerer_.variant_syscalls_.empty() ? nullptr : event;
+}
+
+Lowerer::SyscallVariant::~SyscallVariant() {
+  lowerer_.variant_event_ = nullptr;
+  lowerer_.variant_syscalls_.clear();
 }
 
 std::vector<int> Lowerer::call_entry_sites(const ast::EventDecl& event) {
   std::vector<int> sites;
   std::string origin = origin_of(event.name.range);
-  for (const ast::ProbeSpec& p : merged_begins(event, true))
+  for (const ast::ProbeSpec& p : merged_begins(event.begin, true))
     if (int s = site_for(p, event.module, false, origin); s >= 0) sites.push_back(s);
   return sites;
 }
@@ -423,6 +486,9 @@ void Lowerer::lower_rule(const ast::RuleDecl& rule, const std::string& file) {
   }
   const ast::EventDecl* event = rule.resolved_event;
   if (!event) return;
+  // `after` the same event would mark the variant's completions only: keep the event whole.
+  bool self_after = rule.after && rule.after->resolved == event;
+  SyscallVariant variant(*this, self_after ? nullptr : event, rule.where.get());
   r.event = event->module.empty() ? event->name.name : event->module + "." + event->name.name;
   if (r.message.empty()) {  // no message written: say what happened
     r.message.push_back({false, r.event + (event->is_span ? " took " : " fired"), {}});
@@ -507,6 +573,10 @@ plan::Program Lowerer::run() {
   for (plan::Map& m : program.plan.maps)
     for (const plan::Correlation& c : program.correlations)
       if (m.name == c.map) m.value_size = static_cast<uint32_t>(8 + 8 * c.saves.size());
+  std::vector<bool> keyed(program.spans.size(), false);
+  for (const auto& [key, es] : events_)
+    if (es.span >= 0) keyed[static_cast<size_t>(es.span)] = es.keyed;
+  place_begin_filters(program, keyed);
   if (options_.task_storage) use_task_storage(program);
   program.plan.ringbuf_bytes = ring_bytes_for(program.plan.records, options_.ringbuf_bytes);
   plan::resolve_values(program.plan);  // holes and `with` items by field index, once the records are final

@@ -3,6 +3,7 @@
 // which maps, which predicate each rule evaluates in the kernel, and which record it emits.
 // Input must have passed the checker without errors: lowering trusts the resolved slots.
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -28,6 +29,10 @@ struct Options {
   // `seam run --cgroup`: every program is scoped (codegen::Options::operator_scope), so each
   // needs the fork tracepoint's type for its scope-follow program.
   bool operator_scope = false;
+  // Whether this kernel has tracepoint CATEGORY:NAME (`seam run` asks tracefs,
+  // cli/kernel_probes.hpp); unset: assume it does. A rule that names its syscalls runs on their
+  // own tracepoints only where every one of them exists (syscall_tracepoints.hpp).
+  std::function<bool(const std::string& category, const std::string& name)> has_tracepoint;
 };
 
 struct Input {

@@ -56,6 +56,8 @@ plan::Compare flip(plan::Compare c) {
 void Lowerer::lower_metric(const ast::MetricDecl& decl) {
   const ast::EventDecl* event = decl.resolved_event;
   if (!event) return;
+  bool self_after = decl.after && decl.after->resolved == event;
+  SyscallVariant variant(*this, self_after ? nullptr : event, decl.where.get());
   plan::Metric m;
   m.name = decl.name.name;
   m.map = "metric" + std::to_string(program.plan.metrics.size());

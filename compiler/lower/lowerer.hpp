@@ -40,8 +40,11 @@ class Lowerer {
   std::string python_frames_map(const std::string& origin);
   int correlation_index(const ast::EventDecl& event);
   int library_index(const std::string& module, const ast::Ident& alias, bool is_path);
+  // `context`: the C type of the program's context when it is not the probe's own (a syscall's
+  // tracepoint read as syscalls.any: syscall_tracepoints.hpp); such a site is never shared with
+  // one of the probe's own type.
   int site_for(const ast::ProbeSpec& probe, const std::string& module, bool at_return,
-               const std::string& origin);
+               const std::string& origin, const std::string& context = {});
   // The action at `site` that ends `es`'s span, where what completes with it (rules, marks,
   // metrics) runs while its saved values exist; nullptr for a point.
   plan::Action* span_end_action(int site, const EventSites& es);
@@ -81,12 +84,30 @@ class Lowerer {
   plan::Program program;
 
  private:
+  // While a rule or metric on a raw_syscalls event that names its syscalls is lowered, its event
+  // reads from those syscalls' tracepoints (syscall_tracepoints.hpp): event_sites() of that
+  // event is the variant for them, shared by every reader naming the same syscalls.
+  class SyscallVariant {
+   public:
+    SyscallVariant(Lowerer& l, const ast::EventDecl* event, const ast::Expr* where);
+    ~SyscallVariant();
+    SyscallVariant(const SyscallVariant&) = delete;
+    SyscallVariant& operator=(const SyscallVariant&) = delete;
+
+   private:
+    Lowerer& lowerer_;
+  };
+  // The syscalls `where` names, when every one has its own tracepoints here; else empty.
+  std::vector<std::string> syscall_variant(const ast::EventDecl& event, const ast::Expr* where) const;
   void lower_rule(const ast::RuleDecl& rule, const std::string& file);
   const ast::LibraryDecl* find_library(const std::string& module, const std::string& alias) const;
 
   const Input& input_;
   const Options& options_;
-  std::map<const ast::EventDecl*, EventSites> events_;
+  // By event and the syscalls of its variant ("" for the event's own probes).
+  std::map<std::pair<const ast::EventDecl*, std::string>, EventSites> events_;
+  const ast::EventDecl* variant_event_ = nullptr;
+  std::vector<std::string> variant_syscalls_;
   std::map<const ast::StateDecl*, int> states_;
   std::map<const ast::EventDecl*, int> correlations_;
   std::map<const ast::MetricDecl*, int> metrics_;

@@ -156,7 +156,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LibraryPattern, executable, glob
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Library, name, module, patterns, path)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Attachment, program, kind, feature, library, symbols, offset,
                                                 category, name, perf_type, perf_config, perf_period,
-                                                perf_frequency, fallback, is_fallback, rules, origin)
+                                                perf_frequency, fallback, is_fallback, rules, origin,
+                                                span_begins)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Field, name, type, unit, offset, size, enum_name)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Record, rule_id, size, fields)
 inline void to_json(nlohmann::json& j, HeaderValue v) {

@@ -65,6 +65,10 @@ struct Attachment {
   bool is_fallback = false;     // attached only when the program whose fallback it is fails
   std::vector<uint32_t> rules;  // rule ids that depend on this program (for messages)
   std::string origin;           // "file:line" of the declaration, for messages
+  // The spans this program begins, each with when its begin stores anything (the begin-time
+  // filter, compiler/lower/begin_filter.hpp): "syscalls.any when id == 16", "cuda.sync always".
+  // For people (`seam compile --emit layout`); the program itself already tests it.
+  std::vector<std::string> span_begins;
 };
 
 enum class FieldType {

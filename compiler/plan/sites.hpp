@@ -105,6 +105,11 @@ struct Span {
   bool save_ip = false;      // save the probed function's address for ustack frame 0
   int thread_slot = -1;      // keyed pairs: slots [i, i+4) hold the begin's pid_tgid, cgroup, comm
   bool task_local = false;   // keyed by thread and never scanned: task-local storage (lower/task_storage.hpp)
+  // The begin stores (time, saved values) only when this holds: the OR, over every rule and
+  // metric that reads the span, of its conjuncts known at the begin (compiler/lower/begin_filter.hpp).
+  // True: some reader needs every begin; `never`: nothing reads the span.
+  Cond begin_when;
+  bool never = false;
 };
 
 struct State {
