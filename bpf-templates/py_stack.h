@@ -3,34 +3,31 @@
  * glibc keeps in the thread's struct pthread (the fs base points at it); its first frame is
  * tstate->frame (3.8 to 3.10), tstate->cframe->current_frame (3.11, 3.12) or
  * tstate->current_frame (3.13); then each frame's caller. The walk runs in bpf_loop, so the
- * verifier checks one step instead of every frame count, and gathers the frames in a per-CPU
- * scratch buffer that is copied into the record at the end. Included after py_gil.h. */
+ * verifier checks one step instead of every frame count. Each step is one read of the frame's
+ * bytes (into a per-CPU buffer) and writes the frame found straight into the record: no copy of
+ * a fixed-size frame array at the end, so a short stack costs only its own frames. Included
+ * after py_gil.h. */
 #pragma once
 
 #define SEAM_PY_FRAME_READ 128 /* bytes of one frame read at once: every offset used is below */
 #define SEAM_PY_NO_CFRAME 0xffffffff
 #define SEAM_PY_ENTRY_BIT (1ULL << 63) /* plan::kPyEntryBit */
-#define SEAM_PY_MAX_FRAMES 256          /* the scratch buffer's size; records hold up to this many */
 
-struct seam_py_scratch {
-	__u8 fb[SEAM_PY_FRAME_READ];
-	__u64 frames[2 * SEAM_PY_MAX_FRAMES];
-};
-
-/* Per CPU: the walk's frame bytes and the frames found (a program runs on one CPU at a time). */
+/* Per CPU: the bytes of the frame being read (a program runs on one CPU at a time). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct seam_py_scratch);
+	__type(value, __u8[SEAM_PY_FRAME_READ]);
 } seam_py_scratch SEC(".maps");
 
 struct seam_py_walk {
 	struct seam_py_proc *pp;
-	struct seam_py_scratch *sc;
+	__u8 *fb;    /* the per-CPU frame bytes */
+	__u64 *out;  /* the record's frames: {code, instruction} pairs */
 	__u64 frame;
-	__u32 n;     /* frames kept */
-	__u32 max;   /* the record's frames */
+	__u64 max;   /* the record's frames (a constant the verifier bounds `out` with) */
+	__u64 n;     /* frames kept */
 	__u32 size;  /* bytes read per frame */
 	__u32 status;
 };
@@ -41,8 +38,9 @@ static __always_inline int seam_py_first_frame(const struct seam_py_proc *p, __u
 	__u32 key = 0;
 	if (!p->tss_key || bpf_probe_read_user(&key, sizeof(key), (void *)(p->runtime + p->tss_key)) || key >= 32)
 		return 2; /* PyStackStatus::NoThread */
+	/* A direct (BTF) load of the fs base: cheaper than a bpf_probe_read_kernel call. */
 	struct task_struct *task = bpf_get_current_task_btf();
-	__u64 fsbase = BPF_CORE_READ(task, thread.fsbase), tstate = 0;
+	__u64 fsbase = task->thread.fsbase, tstate = 0;
 	if (bpf_probe_read_user(&tstate, sizeof(tstate), (void *)(fsbase + p->tss_base + key * 16 + 8)) || !tstate)
 		return 2;
 	*frame = 0;
@@ -73,35 +71,35 @@ static long seam_py_step(__u64 index, void *arg)
 {
 	struct seam_py_walk *w = arg;
 	struct seam_py_proc *pp = w->pp;
-	struct seam_py_scratch *sc = w->sc;
-	__u32 n = w->n;
+	__u8 *fb = w->fb;
+	__u64 n = w->n;
 	if (!w->frame)
 		return 1;
-	if (n >= w->max || n >= SEAM_PY_MAX_FRAMES) {
+	if (n >= w->max) {
 		w->status = 3; /* PyStackStatus::Truncated */
 		return 1;
 	}
 	__u32 size = w->size;
-	if (size < 8 || size > SEAM_PY_FRAME_READ || bpf_probe_read_user(sc->fb, size, (const void *)w->frame)) {
+	if (size < 8 || size > SEAM_PY_FRAME_READ || bpf_probe_read_user(fb, size, (const void *)w->frame)) {
 		w->status = 4; /* PyStackStatus::ReadFailed */
 		return 1;
 	}
-	__u64 code = seam_py_word(sc->fb, pp->frame_code);
-	__u64 instr = seam_py_word(sc->fb, pp->frame_instr);
-	if (seam_py_byte(sc->fb, pp->frame_owner) == 3) {
-		if (n > 0 && n <= SEAM_PY_MAX_FRAMES) /* the frame before is its eval call's first */
-			sc->frames[2 * (n - 1)] |= SEAM_PY_ENTRY_BIT;
+	__u64 code = seam_py_word(fb, pp->frame_code);
+	if (seam_py_byte(fb, pp->frame_owner) == 3) {
+		if (n > 0) /* the frame before is its eval call's first */
+			w->out[2 * (n - 1)] |= SEAM_PY_ENTRY_BIT;
 	} else if (code) {
-		sc->frames[2 * n] = code | (seam_py_byte(sc->fb, pp->frame_entry) ? SEAM_PY_ENTRY_BIT : 0);
-		sc->frames[2 * n + 1] = pp->instr_is_int ? (__u64)(__s64)(__s32)instr : instr;
+		__u64 instr = seam_py_word(fb, pp->frame_instr);
+		w->out[2 * n] = code | (seam_py_byte(fb, pp->frame_entry) ? SEAM_PY_ENTRY_BIT : 0);
+		w->out[2 * n + 1] = pp->instr_is_int ? (__u64)(__s64)(__s32)instr : instr;
 		w->n = n + 1;
 	}
-	w->frame = seam_py_word(sc->fb, pp->frame_back);
+	w->frame = seam_py_word(fb, pp->frame_back);
 	return 0;
 }
 
 /* Walks at most `max` frames into `out` (the record's PyStack field: count, status, frames). */
-static __always_inline void seam_py_stack(void *procs, __u32 tgid, __u64 *out, __u32 max)
+static __always_inline void seam_py_stack(void *procs, __u32 tgid, __u64 *out, __u64 max)
 {
 	struct seam_py_walk w = {};
 	out[0] = 0;
@@ -110,10 +108,11 @@ static __always_inline void seam_py_stack(void *procs, __u32 tgid, __u64 *out, _
 	if (!w.pp)
 		return;
 	__u32 zero = 0;
-	w.sc = bpf_map_lookup_elem(&seam_py_scratch, &zero);
-	if (!w.sc)
+	w.fb = bpf_map_lookup_elem(&seam_py_scratch, &zero);
+	if (!w.fb)
 		return;
 	w.status = seam_py_first_frame(w.pp, &w.frame);
+	w.out = &out[2];
 	w.max = max;
 	w.size = w.pp->frame_read;
 	if (w.status == 0)
@@ -121,8 +120,5 @@ static __always_inline void seam_py_stack(void *procs, __u32 tgid, __u64 *out, _
 	if (w.status == 0 && w.frame)
 		w.status = 3; /* more frames than the loop went through */
 	out[1] = w.status;
-	/* The whole buffer (a constant size, as the verifier wants); the count says what is used. */
-	__u32 n = w.n;
-	if (n && max <= SEAM_PY_MAX_FRAMES && bpf_probe_read_kernel(&out[2], max * 16, w.sc->frames) == 0)
-		out[0] = n < max ? n : max;
+	out[0] = w.n;
 }

@@ -3,11 +3,15 @@ and under rules/gil.seam (the headline rule, `while python.gil_held`). gil_held 
 interpreter's memory where the rule tests it, so no probe sits on the GIL's path: the target is
 the same speed within noise (at most 1.05x). The loop's own CPU time (time.process_time()) is
 measured, not wall time: sleep(0) yields the CPU, so on a loaded machine wall time measures the
-other tasks. The ratio is of the medians of `reps` runs."""
+other tasks. seam runs with `--pid` of the loop, as the other sections' tracers do: without it, on
+this shared machine, seam's host-wide discovery (rescans of every process, attaching to other
+sessions' callers) competes with the loop for the two cores, which is not the GIL path's cost.
+The ratio is of the medians of `reps` runs."""
 import statistics
 import time
 
 from .procs import Proc
+from .tracers import Seam
 
 LOOP = """
 import sys, time
@@ -25,7 +29,9 @@ def one_run(art, iters, tracer):
     proc = Proc([art.python, "-c", LOOP, str(iters)], stdin=True)
     try:
         proc.wait_line(lambda s, l: s == "out" and l == "ready", 30)
-        if tracer:
+        if tracer:  # the same seam, for this loop's process only
+            tracer = Seam(tracer.art, tracer.paths, cache_dir=tracer.cache_dir, name=tracer.name,
+                          extra=[*tracer.extra, "--pid", str(proc.pid)])
             tracer.start()
         proc.send("go\n")
         line = proc.wait_line(lambda s, l: s == "out" and l.startswith("elapsed"), 300)

@@ -42,15 +42,17 @@ std::optional<GilLayout> debug_offsets_layout(std::span<const uint8_t> bytes, st
     *why = "its _PyRuntime does not start with the debug offsets' cookie \"xdebugpy\"";
     return std::nullopt;
   }
+  // free_threaded keeps its place after the version in 3.14's debug offsets too: a free-threaded
+  // build of any version is named as one.
+  if (u64_at(bytes, kFreeThreaded) != 0) {
+    *why = "it is a free-threaded build (no GIL to hold)";
+    return std::nullopt;
+  }
   uint64_t version = u64_at(bytes, kVersion);
   int major = static_cast<int>((version >> 24) & 0xff), minor = static_cast<int>((version >> 16) & 0xff);
   if (major != 3 || minor != 13) {
     *why = "its debug offsets are those of CPython " + std::to_string(major) + "." + std::to_string(minor) +
            ", whose layout seam does not know (it reads 3.13's)";
-    return std::nullopt;
-  }
-  if (u64_at(bytes, kFreeThreaded) != 0) {
-    *why = "it is a free-threaded build (no GIL to hold)";
     return std::nullopt;
   }
   GilLayout l;

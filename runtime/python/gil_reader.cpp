@@ -2,23 +2,9 @@
 
 #include <bpf/bpf.h>
 
-#include <array>
-
-#include "runtime/python/cpython_layout.hpp"
-#include "runtime/python/frame_layout.hpp"
-#include "runtime/python/interpreter_finder.hpp"
-#include "runtime/python/process_memory.hpp"
+#include "runtime/python/process_layout.hpp"
 
 namespace seam::runtime::python {
-
-namespace {
-
-std::string version_name(const Interpreter& in) {
-  return in.major ? "CPython " + std::to_string(in.major) + "." + std::to_string(in.minor)
-                  : "CPython (version unknown)";
-}
-
-}  // namespace
 
 void GilReader::forget(pid_t pid) {
   if (!known_.erase(pid)) return;
@@ -40,35 +26,18 @@ void GilReader::on_process(pid_t pid, const std::vector<discover::LibraryFile>& 
                    {},
                    0});
   };
-  elf::Result<Interpreter> found = find_interpreter(pid, files);
-  if (!found) return unreadable("runs no interpreter seam can read (" + found.error() + ")");
-  const Interpreter& in = *found;
-  std::optional<GilLayout> layout;
-  std::optional<FrameLayout> frames;
-  std::string why;
-  if (in.major == 3 && in.minor >= 13) {
-    std::array<uint8_t, kDebugOffsetsFrameBytes> bytes{};
-    if (!read_process_memory(pid, in.runtime, bytes))
-      why = "its memory cannot be read";
-    else if ((layout = debug_offsets_layout(bytes, &why)))
-      frames = debug_offsets_frame_layout(bytes, &why);
-  } else if (in.major == 3) {
-    layout = table_layout(in.minor);
-    frames = frame_table_layout(in.minor);
-    if (!layout || !frames) why = "seam reads CPython 3.8 to 3.13";
-  } else {
-    why = "its version cannot be told (no Py_Version, and the file's name says none)";
-  }
-  if (!layout || !frames)
-    return unreadable("runs " + version_name(in) + " (" + in.path + "), which seam cannot read: " + why);
-  plan::CpythonProcess value = process_value(*layout, in.runtime);
-  add_frames(value, *frames);
+  elf::Result<ProcessLayout> found = process_layout(pid, files);
+  if (!found) return unreadable(found.error());
+  const Interpreter& in = found->interpreter;
+  const FrameLayout& frames = found->frames;
+  plan::CpythonProcess value = process_value(found->gil, in.runtime);
+  add_frames(value, frames);
   uint32_t key = static_cast<uint32_t>(pid);
   if (bpf_map_update_elem(map_fd_, &key, &value, BPF_ANY) != 0)
     return unreadable("runs " + version_name(in) + " (" + in.path + "), but the map " + reader_.map +
                       " is full");
   known_[pid] = in.path + "@" + std::to_string(in.runtime);
-  if (namer_) namer_->add_process(pid, *frames);
+  if (namer_) namer_->add_process(pid, frames);
   if (known_[pid] == before) return;  // the same interpreter, seen again
   notice_(Notice{plan::Severity::Info,
                  notice_id(NoticeKind::Interpreter),

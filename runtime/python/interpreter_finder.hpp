@@ -3,7 +3,7 @@
 // (libpython, or a statically linked python executable) that defines _PyRuntime (.dynsym or
 // .symtab: Debian's stripped python3.11 exports it), its version (Py_Version, 3.11+, else the
 // file's name: libpython3.9.so, python3.9), and the symbol's address in the process (the file's
-// load bias from /proc/PID/maps).
+// load bias from /proc/PID/maps), and whether the file is a free-threaded build.
 #include <sys/types.h>
 
 #include <cstdint>
@@ -19,6 +19,8 @@ struct Interpreter {
   std::string path;  // as the process sees it
   int major = 0, minor = 0;
   uint64_t runtime = 0;  // &_PyRuntime in the process
+  // What says it is a free-threaded build (runtime/python/free_threaded.hpp); "": nothing does.
+  std::string free_threaded = {};
 };
 
 elf::Result<Interpreter> find_interpreter(pid_t pid, const std::vector<discover::LibraryFile>& files);

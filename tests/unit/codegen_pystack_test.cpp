@@ -55,5 +55,25 @@ TEST(CodegenPystack, PystackAloneGetsAFramesReaderOfItsOwn) {
   EXPECT_NE(c.generated.c_source.find(reader.map + " SEC(\".maps\")"), std::string::npos);
 }
 
+// The ring budget counts the frames: a small ring asked for grows to hold kRingRecords of the
+// largest record, the Python frames (and for `with stack` the 8 KiB stack copy) included.
+TEST(CodegenPystack, TheRingHoldsSixtyFourRecordsWithTheirFrames) {
+  lower::Options small;
+  small.ringbuf_bytes = 4096;  // --ringbuf-size 4
+  for (const char* items : {"pystack", "stack"}) {
+    Compiled c = compile_text(std::string("use cuda, python\nrule r on cuda.stream_sync alert \"x\" with ") +
+                                  items + " limit 1 per 1m\n",
+                              {}, small);
+    ASSERT_EQ(c.diagnostics, "") << items;
+    const plan::Record& r = c.lowered.plan.records.at(0);
+    const plan::Field* py = field_named(r, "pystack");
+    ASSERT_NE(py, nullptr) << items;
+    EXPECT_GE(r.size, py->offset + py->size) << items;
+    const uint64_t needed = static_cast<uint64_t>(r.size + 8) * lower::kRingRecords;
+    EXPECT_GE(c.lowered.plan.ringbuf_bytes, needed) << items;
+    EXPECT_LT(c.lowered.plan.ringbuf_bytes / 2, needed) << items;  // the next power of two
+  }
+}
+
 }  // namespace
 }  // namespace seam::test

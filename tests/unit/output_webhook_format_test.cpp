@@ -186,6 +186,53 @@ TEST(OutputWebhookFormat, AlertmanagerWithoutIdentityKeepsTheCgroupIdAndOmitsEmp
   EXPECT_FALSE(a["annotations"].contains("stack"));
 }
 
+// `with stack`: the annotation carries the top frames, Python ones as traceback lines where the
+// eval loop runs them, then the native ones, cut at ctx.stack_frames with the rest counted.
+TEST(OutputWebhookFormat, AlertmanagerStackCarriesTheTopPythonAndNativeFrames) {
+  auto py = [](const char* name, const char* file, int line) {
+    StackFrame f;
+    f.python = true;
+    f.symbol = name;
+    f.file = file;
+    f.line = line;
+    return f;
+  };
+  Alert a = sample();
+  a.stacks = {{"stack",
+               false,
+               {{0x7f00, "cudaStreamSynchronize", 0, "libcudart.so.12"},
+                {0x7e10, "ffi_call_unix64", 0x4c, "libffi.so.8"},
+                py("Worker.sync", "/srv/app/worker.py", 42),
+                py("handle_request", "/srv/app/server.py", 17),
+                py("<module>", "/srv/app/server.py", -1),
+                {0x5510, "_PyEval_EvalFrameDefault", 0x1d2, "python3.11"},
+                {0x5400, "Py_RunMain", 0x9f, "python3.11"},
+                {0x7d00, "__libc_start_call_main", 0x7a, "libc.so.6"},
+                {0x5300, "_start", 0x21, "python3.11"}}}};
+  AlertmanagerContext ctx;
+  ctx.stack_frames = 6;
+  auto body = nlohmann::json::parse(alertmanager_body(std::vector<Alert>{a}, ctx));
+  EXPECT_EQ(body[0]["annotations"]["stack"],
+            "stack:\n"
+            "  cudaStreamSynchronize (libcudart.so.12)\n"
+            "  ffi_call_unix64+0x4c (libffi.so.8)\n"
+            "  File \"/srv/app/worker.py\", line 42, in Worker.sync\n"
+            "  File \"/srv/app/server.py\", line 17, in handle_request\n"
+            "  File \"/srv/app/server.py\", line ?, in <module>\n"
+            "  _PyEval_EvalFrameDefault+0x1d2 (python3.11)\n"
+            "  ... 3 more");
+
+  // `with pystack` alone, shorter than the cut: every frame, then why the walk stopped.
+  a.stacks = {{"pystack",
+               false,
+               {py("Worker.sync", "/srv/app/worker.py", 42)},
+               "truncated: more Python frames than the record holds"}};
+  body = nlohmann::json::parse(alertmanager_body(std::vector<Alert>{a}, ctx));
+  EXPECT_EQ(body[0]["annotations"]["stack"],
+            "pystack:\n  File \"/srv/app/worker.py\", line 42, in Worker.sync\n  [truncated: more Python "
+            "frames than the record holds]");
+}
+
 TEST(OutputWebhookFormat, AlertmanagerEndpointIsAddedToABareServerUrl) {
   EXPECT_EQ(alertmanager_endpoint("http://am:9093"), "http://am:9093/api/v2/alerts");
   EXPECT_EQ(alertmanager_endpoint("http://am:9093/"), "http://am:9093/api/v2/alerts");

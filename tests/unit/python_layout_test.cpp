@@ -291,6 +291,9 @@ TEST(DebugOffsets, RefusesWhatItCannotRead) {
   std::memcpy(bytes.data() + 16, &free_threaded, 8);
   EXPECT_FALSE(debug_offsets_layout(bytes, &why));
   EXPECT_EQ(why, "it is a free-threaded build (no GIL to hold)");
+  std::memcpy(bytes.data() + 8, &v314, 8);  // a free-threaded 3.14 is named as free-threaded
+  EXPECT_FALSE(debug_offsets_layout(bytes, &why));
+  EXPECT_EQ(why, "it is a free-threaded build (no GIL to hold)");
 }
 
 TEST(InterpreterFinder, MinorFromFileName) {
