@@ -152,6 +152,7 @@ void append_alert_json(std::string& out, const Alert& a) {
   }
   for (const auto& [key, value] : {std::pair<const char*, const std::string*>{"cgroup_path", &a.cgroup_path},
                                    {"container_id", &a.container_id},
+                                   {"container_name", &a.container_name},
                                    {"pod_uid", &a.pod_uid},
                                    {"pod_name", &a.pod_name},
                                    {"pod_namespace", &a.pod_namespace}})

@@ -88,7 +88,10 @@ void append_alert_text(std::string& out, const Alert& alert) {
     append_key_value(out, "comm", alert.comm);
   }
   if (!alert.status.empty()) append_key_value(out, "status", alert.status);
-  if (!alert.container_id.empty()) append_key_value(out, "container", alert.container_id.substr(0, 12));
+  if (!alert.container_name.empty())
+    append_key_value(out, "container", alert.container_name);
+  else if (!alert.container_id.empty())
+    append_key_value(out, "container", alert.container_id.substr(0, 12));
   if (!alert.pod_name.empty())
     append_key_value(out, "pod", alert.pod_namespace + "/" + alert.pod_name);
   else if (!alert.pod_uid.empty())

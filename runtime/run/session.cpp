@@ -66,6 +66,7 @@ Session::Session(SessionOptions options) : options_(std::move(options)), librari
     a.cgroup_path = std::move(id.cgroup_path);
     a.container_id = std::move(id.container_id);
     a.pod_uid = std::move(id.pod_uid);
+    a.container_name = std::move(id.container_name);
     a.pod_name = std::move(id.pod_name);
     a.pod_namespace = std::move(id.pod_namespace);
   };
