@@ -1,10 +1,12 @@
 // Loud failures (docs/operations.md, "Strict mode and loud failures"): a rule that would attach
 // nothing now is a warning naming it, and with --strict an error (exit 1) before anything loads;
 // a --cgroup that does not exist is bad usage (exit 2); a --listen port that is taken is an
-// error (exit 1) once it is asked for, and only a warning for the default address.
+// error (exit 1) once it is asked for, and only a warning for the default address; a user without
+// the capabilities BPF needs gets an error naming what was refused (exit 1), not a silent run.
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "support/e2e_helpers.hpp"
@@ -68,6 +70,25 @@ TEST(LoudFailures, ATakenListenPortIsAnErrorWhenAskedFor) {
   close(fd);
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("cannot serve metrics on " + taken + " (--listen): "), std::string::npos) << r.err;
+}
+
+TEST(LoudFailures, AUserWithoutCapabilitiesGetsAnErrorNotASilentRun) {
+  SEAM_REQUIRE_ROOT();
+  TempDir dir;
+  std::string rules = dir.write("r.seam", "use cuda\nrule r on cuda.stream_sync alert info \"x\"\n");
+  std::string bundle = dir.path() + "/r.seamb";  // no compiling as that user: a bundle, built as root
+  CommandResult built = run_command({SEAM_EXE, "build", rules, "-o", bundle});
+  ASSERT_EQ(built.exit_code, 0) << built.err;
+  ASSERT_EQ(chmod(dir.path().c_str(), 0755), 0);
+  ASSERT_EQ(chmod(bundle.c_str(), 0644), 0);
+  // timeout: a run that hangs instead of failing fails the test (exit 124) rather than hanging it.
+  CommandResult r =
+      run_command({"timeout", "60", "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                   "--inh-caps=-all", SEAM_EXE, "run", bundle, "--listen", "off", "--duration", "30"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("seam run: warning: not running as root"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("Operation not permitted"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("probes attached"), std::string::npos) << r.err;
 }
 
 }  // namespace
