@@ -89,7 +89,9 @@ std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, Unit
   // Kernel probes attach on a thread of their own, beside library discovery and the uprobes: the
   // first program on a tracepoint can wait out an RCU grace period in the kernel (when the
   // tracepoint was in use a moment ago: 35-75 ms on a busy host), which then overlaps the /proc
-  // scan instead of adding to it. Joined before the memory readers (they notice directly).
+  // scan instead of adding to it. Joined before the memory readers and so before `ready`. (A
+  // process that execs after the scan read /proc and before the exec probe attached is found by
+  // the next rescan, 500 ms later, instead of its exec notice.)
   std::jthread kernel_probes([u = unit.get(), &object, notice] {
     u->attacher_->attach_kernel_probes();
     u->exec_attached_ = object.is_loaded("seam_exec_notice") &&
