@@ -265,7 +265,8 @@ int run(RunFlags& flags) {
     run.load = {flags.compile.lower.ringbuf_bytes, flags.allow_insecure_rules};
     run.sinks = std::move(sinks);
     run.duration_s = flags.duration_s;
-    run.listen = flags.listen == "off" ? "" : flags.listen;
+    run.listen = flags.listen == "off" || flags.listen == "none" ? "" : flags.listen;
+    run.listen_required = flags.listen_given;
     run.watch = !flags.no_watch;
     run.pods = std::move(*pods);
     run.pods_shown_url = runtime::redact_url(flags.pods.url);

@@ -71,6 +71,7 @@ int run_bundle(BundleRun run) {
   session.duration_ms = static_cast<int64_t>(run.duration_s * 1000);
   session.stop = run.stop;
   session.listen = run.listen;
+  session.listen_required = run.listen_required;
   session.pods = std::move(run.pods);
   session.pods_shown_url = std::move(run.pods_shown_url);
   return runtime::run_session(std::move(session)).exit_code;

@@ -35,6 +35,7 @@ struct BundleRun {
   std::vector<std::unique_ptr<runtime::Sink>> sinks;  // from --output
   double duration_s = 0;
   std::string listen;
+  bool listen_required = false;  // --listen given: a taken port is an error, not a warning
   bool watch = true;
   std::shared_ptr<runtime::PodDirectory> pods;
   std::string pods_shown_url;

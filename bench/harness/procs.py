@@ -96,6 +96,13 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def cpu_ms(pid):
+    """User + system CPU the process (all its threads) has used so far, in ms (10 ms ticks)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
 def peak_rss_kb(pid):
     with open(f"/proc/{pid}/status") as f:
         for line in f:

@@ -7,27 +7,51 @@ def verdict(ok):
 
 
 def targets(r):
-    """(target, measured, met) rows."""
-    c, s, p, f = r["cost"]["summary"], r["start_stop"], r["pipeline"]["median_run"], r["footprint"]
-    rows = [
-        ("seam added ns <= 1.10x baseline", f"{c['seam_over_baseline']:.2f}x", c["seam_over_baseline"] <= 1.10),
-        ("seam added ns <= bpftrace", f"{c['seam_over_bpftrace']:.2f}x", c["seam_over_bpftrace"] <= 1.0),
-        ("cold start < 1 s", f"{s['seam_cold']['ready_ms']:.0f} ms", s["seam_cold"]["ready_ms"] < 1000),
-        ("cold start <= bpftrace (gil+malloc)", f"{s['pair_cold']['ready_ms']:.0f} vs {s['bpftrace']['ready_ms']:.0f} ms",
-         s["pair_cold"]["ready_ms"] <= s["bpftrace"]["ready_ms"]),
-        ("bundle cold start <= 100 ms", f"{s['bundle_cold']['ready_ms']:.0f} ms", s["bundle_cold"]["ready_ms"] <= 100),
-        ("warm start < 150 ms", f"{s['seam_warm']['ready_ms']:.0f} ms", s["seam_warm"]["ready_ms"] < 150),
-        ("detach < 1 s", f"{s['seam_warm'].get('detach_ms', -1):.0f} ms (exit {s['seam_warm']['stop_ms']:.0f} ms)",
-         s["seam_warm"].get("detach_ms", 1e9) < 1000),
-        # One caller thread cannot make 1M probe hits/s here (a hit costs over 1 us of its CPU),
-        # so the target is judged on the consumer's capacity: 1 s / seam's CPU per record.
-        (">= 1M records/s into JSON (capacity)", f"{1e3 / max(p['cpu_ns_per_record'], 1e-9):.2f}M/s per core "
-         f"({p['cpu_ns_per_record']:.0f} ns CPU/record); delivered {p['delivered_per_s'] / 1e6:.2f}M/s at the "
-         f"caller's {p['call_rate'] / 1e6:.2f}M calls/s", 1e3 / max(p["cpu_ns_per_record"], 1e-9) >= 1.0),
-        ("zero silent drops", f"{p['silent_drops']} silent, {p['reported_drops']} reported", p["silent_drops"] == 0),
-        ("peak RSS < 40 MB", f"{f['peak_rss_mb']:.1f} MB", f["peak_rss_mb"] < 40),
-        ("lint < 100 ms", f"{f['lint_ms']:.0f} ms", f["lint_ms"] < 100),
-    ]
+    """(target, measured, met) rows, for the sections this run measured (`--skip` leaves some out)."""
+    rows = []
+    if "cost" in r:
+        c = r["cost"]["summary"]
+        rows += [
+            ("seam added ns <= 1.10x baseline", f"{c['seam_over_baseline']:.2f}x", c["seam_over_baseline"] <= 1.10),
+            ("seam added ns <= bpftrace", f"{c['seam_over_bpftrace']:.2f}x", c["seam_over_bpftrace"] <= 1.0),
+        ]
+    if "start_stop" in r:
+        s = r["start_stop"]
+        rows += [
+            ("cold start < 1 s", f"{s['seam_cold']['ready_ms']:.0f} ms", s["seam_cold"]["ready_ms"] < 1000),
+            ("cold start <= bpftrace (gil+malloc)",
+             f"{s['pair_cold']['ready_ms']:.0f} vs {s['bpftrace']['ready_ms']:.0f} ms",
+             s["pair_cold"]["ready_ms"] <= s["bpftrace"]["ready_ms"]),
+            ("bundle cold start <= 100 ms", f"{s['bundle_cold']['ready_ms']:.0f} ms ({s['bundle_cold'].get('ready_cpu_ms', float('nan')):.0f} ms CPU)",
+             s["bundle_cold"]["ready_ms"] <= 100),
+            ("warm start < 150 ms", f"{s['seam_warm']['ready_ms']:.0f} ms", s["seam_warm"]["ready_ms"] < 150),
+            ("detach < 1 s", f"{s['seam_warm'].get('detach_ms', -1):.0f} ms (exit {s['seam_warm']['stop_ms']:.0f} ms)",
+             s["seam_warm"].get("detach_ms", 1e9) < 1000),
+        ]
+        if "deploy" in s:
+            d = s["deploy"]
+            rows += [
+                ("seam --version <= 20 ms", f"{d['version_ms']:.1f} ms ({d.get('version_cpu_ms', float('nan')):.1f} ms CPU; "
+                 f"/bin/true {d['true_ms']:.1f} ms)",
+                 d["version_ms"] <= 20),
+                ("bundle-only image <= 100 MB", f"{d['image_mb']:.1f} MB", d["image_mb"] <= 100),
+            ]
+    if "pipeline" in r:
+        p = r["pipeline"]["median_run"]
+        rows += [
+            # One caller thread cannot make 1M probe hits/s here (a hit costs over 1 us of its CPU),
+            # so the target is judged on the consumer's capacity: 1 s / seam's CPU per record.
+            (">= 1M records/s into JSON (capacity)", f"{1e3 / max(p['cpu_ns_per_record'], 1e-9):.2f}M/s per core "
+             f"({p['cpu_ns_per_record']:.0f} ns CPU/record); delivered {p['delivered_per_s'] / 1e6:.2f}M/s at the "
+             f"caller's {p['call_rate'] / 1e6:.2f}M calls/s", 1e3 / max(p["cpu_ns_per_record"], 1e-9) >= 1.0),
+            ("zero silent drops", f"{p['silent_drops']} silent, {p['reported_drops']} reported", p["silent_drops"] == 0),
+        ]
+    if "footprint" in r:
+        f = r["footprint"]
+        rows += [
+            ("peak RSS < 40 MB", f"{f['peak_rss_mb']:.1f} MB", f["peak_rss_mb"] < 40),
+            ("lint < 100 ms", f"{f['lint_ms']:.0f} ms", f["lint_ms"] < 100),
+        ]
     if "unwind" in r:
         u = r["unwind"]
         rows.append(("8 KiB ustack copy in the kernel <= 2 us", f"{u['copy_8k_ns'] / 1000:.2f} us", u["copy_8k_ns"] <= 2000))
@@ -54,79 +78,95 @@ def table(r):
     m = r["machine"]
     L.append(f"seam benchmark  {r['date']}  mode={r['mode']}  kernel {m['kernel']}  {m['cpu']}  "
              f"{m['cores']} cores  load {m['loadavg_start']} -> {m['loadavg_end']}")
-    c = r["cost"]
-    L.append("")
-    L.append(f"1. Cost per call: {c['function']} in {c['library']}, {c['calls']} calls, median of {c['reps']} runs")
-    L.append("   (CPU time of the calling thread, user+system; wall time also counts waiting for a CPU)")
-    L.append(f"   {'tracer':<16}{'cpu ns/call':>12}{'added ns':>10}{'wall ns/call':>14}{'in-kernel ns/call':>19}")
-    for name, row in c["rows"].items():
-        ik = c["in_kernel"].get(name, {}).get("ns_per_call")
-        L.append(f"   {name:<16}{row['cpu_ns']:>12.1f}{row['added_ns']:>10.1f}{row['wall_ns']:>14.1f}"
-                 f"{'' if ik is None else f'{ik:.1f}':>19}")
-    s = c["summary"]
-    used = c["rows"]["none"].get("rounds_used")
-    if used is not None and len(used) < c["reps"]:
-        L.append(f"   rounds used: {used} of {c['reps']} (the others had someone else's probes on the library)")
-    if c["rows"]["none"].get("disturbed"):
-        L.append("   WARNING: every round had someone else's probes on the library: these figures are not clean")
-    L.append(f"   seam/baseline added ns: {s['seam_over_baseline']:.2f}x   seam/bpftrace: {s['seam_over_bpftrace']:.2f}x   "
-             f"seam/baseline in-kernel: {s['seam_over_baseline_in_kernel']:.2f}x   "
-             f"seam/baseline-lru: {s['seam_over_baseline_lru']:.2f}x   "
-             f"seam/baseline-task: {s.get('seam_over_baseline_task', float('nan')):.2f}x")
-    L.append(f"   in-kernel: seam/bpftrace {s.get('seam_over_bpftrace_in_kernel', float('nan')):.2f}x")
-    L.append("   (C caller without Python: the GIL lookup never runs, the 10 ms threshold fails first, for all three)")
-    L.append("")
-    fi = r["first_instruction"]
-    L.append(f"   First instruction, empty uprobe ({fi['calls']} calls; sync_lea {fi['calls_lea']}):")
-    L.append(f"   {'function':<12}{'first bytes':<18}{'untraced':>10}{'uprobe':>10}{'added ns':>10}")
-    for fn, row in fi["rows"].items():
-        L.append(f"   {fn:<12}{row['bytes']:<18}{row['none']:>10.1f}{row['empty']:>10.1f}{row['added_ns']:>10.1f}")
-    L.append(f"   real libcudart.so.13 cudaStreamSynchronize starts: {fi['real_cudart_bytes']}")
-    st = r["start_stop"]
-    L.append("")
-    L.append(f"2. Start and stop (median of {st['reps']}): default pack = rules/ ({st['seam_warm'].get('probes')} probes); "
-             f"gil+malloc = rules/gil.seam + rules/malloc.seam ({st['pair_warm'].get('probes')} probes); "
-             f"bpftrace = the same functions as gil+malloc ({st['bpftrace'].get('probes')} probes)")
-    L.append(f"   {'':<16}{'ready ms':>10}{'of it load+attach':>19}{'detach ms':>11}{'exit after signal ms':>22}")
-    for name in ("seam_cold", "seam_warm", "bundle_cold", "pair_cold", "pair_warm", "bpftrace"):
-        row = st[name]
-        det, att = row.get("detach_ms"), row.get("session_attach_ms")
-        L.append(f"   {name:<16}{row['ready_ms']:>10.1f}{'' if att is None else f'{att:.0f}':>19}"
-                 f"{'' if det is None else f'{det:.0f}':>11}{row['stop_ms']:>22.1f}")
-    if st["bpftrace"].get("killed"):
-        L.append(f"   bpftrace did not exit within 10 s of SIGTERM in {st['bpftrace']['killed']} of {st['reps']} runs (killed)")
-    L.append("   (seam's load+attach is its own figure from the ready notice; the rest of ready is compile and build/cache)")
-    L.append(f"   default pack libraries: {st['libraries']}")
-    L.append(f"   gil+malloc libraries: {st['pair_libraries']}")
-    p = r["pipeline"]["median_run"]
-    L.append("")
-    L.append(f"3. Event pipeline (every call a record, JSON file): {p['alerts']} records of {p['calls']} calls; "
-             f"calls at {p['call_rate'] / 1e3:.0f}k/s ({p['caller_cpu_ns_per_call']:.0f} ns caller CPU/call); delivered {p['delivered_per_s'] / 1e3:.0f}k records/s; "
-             f"seam CPU {p['cpu_ns_per_record']:.0f} ns/record; drops: {p['reported_drops']} reported, "
-             f"{p['silent_drops']} silent" + (f" ({p['foreign_records']} records of other processes' calls not counted)"
-                                              if p.get("foreign_records") else ""))
-    rl = r["realistic"]
-    L.append("")
-    L.append(f"4. demo/inference_loop.py --sync-us 0 --gil both --malloc-every 10, {rl['fixture untraced']['calls']} calls "
-             f"(launch x4, sync, malloc/10), median of {rl['reps']}")
-    L.append(f"   {'library':<14}{'untraced calls/s':>18}{'default pack':>14}{'slowdown':>10}{'CPU-s slowdown':>16}")
-    for lib in ("fixture", "real-shaped"):
-        u, t = rl[f"{lib} untraced"], rl[f"{lib} default pack"]
-        L.append(f"   {lib:<14}{u['calls_per_s'] / 1e3:>17.1f}k{t['calls_per_s'] / 1e3:>13.1f}k"
-                 f"{u['calls_per_s'] / t['calls_per_s']:>9.2f}x{u['calls_per_cpu_s'] / t['calls_per_cpu_s']:>15.2f}x")
-    fi = r.get("first_instruction", {}).get("shapes", {})
-    if fi:
-        L.append("   first bytes of cudaLaunchKernel: fixture " + fi.get("fixture cudaLaunchKernel", "?")
-                 + ", real-shaped " + fi.get("real-shaped fixture cudaLaunchKernel", "?")
-                 + ", libcudart.so.13 " + fi.get("libcudart.so.13 cudaLaunchKernel", "?"))
-    f = r["footprint"]
-    L.append("")
-    L.append(f"5. Peak RSS of seam run (default pack): {f['peak_rss_mb']:.1f} MB; seam lint rules/ stdlib/: {f['lint_ms']:.1f} ms "
-             f"(seam --help, the process start alone: {f.get('help_ms', float('nan')):.1f} ms)")
-    b = f.get("rss_breakdown")
-    if b:
-        L.append(f"   resident, warm default pack: anon {b.get('RssAnon', 0) / 1024:.1f} MB, file {b.get('RssFile', 0) / 1024:.1f} MB; "
-                 "largest: " + ", ".join(f"{os.path.basename(n)} {kb / 1024:.1f}" for n, kb in b["top_kb"]))
+    if r.get("skipped"):
+        L.append(f"   sections skipped: {' '.join(r['skipped'])}")
+    if "cost" in r:
+        c = r["cost"]
+        L.append("")
+        L.append(f"1. Cost per call: {c['function']} in {c['library']}, {c['calls']} calls, median of {c['reps']} runs")
+        L.append("   (CPU time of the calling thread, user+system; wall time also counts waiting for a CPU)")
+        L.append(f"   {'tracer':<16}{'cpu ns/call':>12}{'added ns':>10}{'wall ns/call':>14}{'in-kernel ns/call':>19}")
+        for name, row in c["rows"].items():
+            ik = c["in_kernel"].get(name, {}).get("ns_per_call")
+            L.append(f"   {name:<16}{row['cpu_ns']:>12.1f}{row['added_ns']:>10.1f}{row['wall_ns']:>14.1f}"
+                     f"{'' if ik is None else f'{ik:.1f}':>19}")
+        s = c["summary"]
+        used = c["rows"]["none"].get("rounds_used")
+        if used is not None and len(used) < c["reps"]:
+            L.append(f"   rounds used: {used} of {c['reps']} (the others had someone else's probes on the library)")
+        if c["rows"]["none"].get("disturbed"):
+            L.append("   WARNING: every round had someone else's probes on the library: these figures are not clean")
+        L.append(f"   seam/baseline added ns: {s['seam_over_baseline']:.2f}x   seam/bpftrace: {s['seam_over_bpftrace']:.2f}x   "
+                 f"seam/baseline in-kernel: {s['seam_over_baseline_in_kernel']:.2f}x   "
+                 f"seam/baseline-lru: {s['seam_over_baseline_lru']:.2f}x   "
+                 f"seam/baseline-task: {s.get('seam_over_baseline_task', float('nan')):.2f}x")
+        L.append(f"   in-kernel: seam/bpftrace {s.get('seam_over_bpftrace_in_kernel', float('nan')):.2f}x")
+        L.append("   (C caller without Python: the GIL lookup never runs, the 10 ms threshold fails first, for all three)")
+        L.append("")
+    if "first_instruction" in r:
+        fi = r["first_instruction"]
+        L.append(f"   First instruction, empty uprobe ({fi['calls']} calls; sync_lea {fi['calls_lea']}):")
+        L.append(f"   {'function':<12}{'first bytes':<18}{'untraced':>10}{'uprobe':>10}{'added ns':>10}")
+        for fn, row in fi["rows"].items():
+            L.append(f"   {fn:<12}{row['bytes']:<18}{row['none']:>10.1f}{row['empty']:>10.1f}{row['added_ns']:>10.1f}")
+        L.append(f"   real libcudart.so.13 cudaStreamSynchronize starts: {fi['real_cudart_bytes']}")
+    if "start_stop" in r:
+        st = r["start_stop"]
+        L.append("")
+        L.append(f"2. Start and stop (median of {st['reps']}): default pack = rules/ ({st['seam_warm'].get('probes')} probes); "
+                 f"gil+malloc = rules/gil.seam + rules/malloc.seam ({st['pair_warm'].get('probes')} probes); "
+                 f"bpftrace = the same functions as gil+malloc ({st['bpftrace'].get('probes')} probes)")
+        L.append(f"   {'':<16}{'ready ms':>10}{'of it load+attach':>19}{'CPU ms to ready':>17}{'detach ms':>11}"
+                 f"{'exit after signal ms':>22}")
+        for name in ("seam_cold", "seam_warm", "bundle_cold", "pair_cold", "pair_warm", "bpftrace"):
+            row = st[name]
+            det, att, cpu = row.get("detach_ms"), row.get("session_attach_ms"), row.get("ready_cpu_ms")
+            L.append(f"   {name:<16}{row['ready_ms']:>10.1f}{'' if att is None else f'{att:.0f}':>19}"
+                     f"{'' if cpu is None else f'{cpu:.0f}':>17}{'' if det is None else f'{det:.0f}':>11}{row['stop_ms']:>22.1f}")
+        if st["bpftrace"].get("killed"):
+            L.append(f"   bpftrace did not exit within 10 s of SIGTERM in {st['bpftrace']['killed']} of {st['reps']} runs (killed)")
+        L.append("   (seam's load+attach is its own figure from the ready notice; the rest of ready is compile and build/cache;")
+        L.append("    CPU ms to ready: user+system of all seam's threads, 10 ms ticks, which the load average does not inflate)")
+        L.append(f"   default pack libraries: {st['libraries']}")
+        L.append(f"   gil+malloc libraries: {st['pair_libraries']}")
+        d = st.get("deploy")
+        if d:
+            L.append(f"   seam --version: {d['version_ms']:.1f} ms wall, {d.get('version_cpu_ms', float('nan')):.1f} ms CPU, "
+                     f"median of {len(d['version_samples_ms'])} (/bin/true {d['true_ms']:.1f} ms wall)")
+            L.append(f"   bundle-only image root filesystem {d['image_mb']:.1f} MB "
+                     f"(stripped seam {d['stripped_seam_bytes'] / 1e6:.1f} MB, default pack bundle, its libraries)")
+    if "pipeline" in r:
+        p = r["pipeline"]["median_run"]
+        L.append("")
+        L.append(f"3. Event pipeline (every call a record, JSON file): {p['alerts']} records of {p['calls']} calls; "
+                 f"calls at {p['call_rate'] / 1e3:.0f}k/s ({p['caller_cpu_ns_per_call']:.0f} ns caller CPU/call); delivered {p['delivered_per_s'] / 1e3:.0f}k records/s; "
+                 f"seam CPU {p['cpu_ns_per_record']:.0f} ns/record; drops: {p['reported_drops']} reported, "
+                 f"{p['silent_drops']} silent" + (f" ({p['foreign_records']} records of other processes' calls not counted)"
+                                                  if p.get("foreign_records") else ""))
+    if "realistic" in r:
+        rl = r["realistic"]
+        L.append("")
+        L.append(f"4. demo/inference_loop.py --sync-us 0 --gil both --malloc-every 10, {rl['fixture untraced']['calls']} calls "
+                 f"(launch x4, sync, malloc/10), median of {rl['reps']}")
+        L.append(f"   {'library':<14}{'untraced calls/s':>18}{'default pack':>14}{'slowdown':>10}{'CPU-s slowdown':>16}")
+        for lib in ("fixture", "real-shaped"):
+            u, t = rl[f"{lib} untraced"], rl[f"{lib} default pack"]
+            L.append(f"   {lib:<14}{u['calls_per_s'] / 1e3:>17.1f}k{t['calls_per_s'] / 1e3:>13.1f}k"
+                     f"{u['calls_per_s'] / t['calls_per_s']:>9.2f}x{u['calls_per_cpu_s'] / t['calls_per_cpu_s']:>15.2f}x")
+        fi = r.get("first_instruction", {}).get("shapes", {})
+        if fi:
+            L.append("   first bytes of cudaLaunchKernel: fixture " + fi.get("fixture cudaLaunchKernel", "?")
+                     + ", real-shaped " + fi.get("real-shaped fixture cudaLaunchKernel", "?")
+                     + ", libcudart.so.13 " + fi.get("libcudart.so.13 cudaLaunchKernel", "?"))
+    if "footprint" in r:
+        f = r["footprint"]
+        L.append("")
+        L.append(f"5. Peak RSS of seam run (default pack): {f['peak_rss_mb']:.1f} MB; seam lint rules/ stdlib/: {f['lint_ms']:.1f} ms "
+                 f"(seam --help, the process start alone: {f.get('help_ms', float('nan')):.1f} ms)")
+        b = f.get("rss_breakdown")
+        if b:
+            L.append(f"   resident, warm default pack: anon {b.get('RssAnon', 0) / 1024:.1f} MB, file {b.get('RssFile', 0) / 1024:.1f} MB; "
+                     "largest: " + ", ".join(f"{os.path.basename(n)} {kb / 1024:.1f}" for n, kb in b["top_kb"]))
     L.append("")
     L.append("Targets:")
     for name, measured, ok in targets(r):

@@ -1,13 +1,17 @@
-"""2. Start and stop of the default pack: seam cold (empty cache) and warm, bpftrace on a script
-probing the same functions; detach time on SIGTERM. 5. Peak RSS of seam run is read here too."""
+"""2. Start and stop of the default pack: seam cold (empty cache) and warm, from a bundle, bpftrace
+on a script probing the same functions; detach time on SIGTERM. 5. Peak RSS of seam run is read
+here too. Deployment (issue 16): `seam --version` and the bundle-only image's size."""
 import os
 import re
+import resource
+import shutil
 import statistics
 import subprocess
 import tempfile
+import time
 
 from . import tracers
-from .procs import peak_rss_kb, rss_breakdown
+from .procs import cpu_ms, peak_rss_kb, rss_breakdown
 
 PROBES_ON = re.compile(r"(\d+) probes on (\S+)")
 ATTACHED = re.compile(r"(\d+) probes attached for (\d+) rules in (\d+) ms")
@@ -17,11 +21,14 @@ DETACHED = re.compile(r"detached (\d+) probes in (\d+) ms")
 def one_seam_run(art, cache_dir, name, paths=()):
     t = tracers.Seam(art, list(paths), cache_dir=cache_dir, name=name)
     ready_s = t.start()
+    # CPU used until ready: what a start costs whatever the load (ready's wall time on a busy
+    # host is mostly waiting for a CPU).
+    ready_cpu_ms = cpu_ms(t.proc.pid)
     rss_kb = peak_rss_kb(t.proc.pid)
     breakdown = rss_breakdown(t.proc.pid)
     stop_s = t.stop()
     text = "\n".join(n["message"] for n in t.notices())
-    r = {"ready_s": ready_s, "stop_s": stop_s, "peak_rss_kb": rss_kb, "rss_breakdown": breakdown, "libraries": {}}
+    r = {"ready_s": ready_s, "stop_s": stop_s, "ready_cpu_ms": ready_cpu_ms, "peak_rss_kb": rss_kb, "rss_breakdown": breakdown, "libraries": {}}
     for m in PROBES_ON.finditer(text):
         r["libraries"][m.group(2)] = int(m.group(1))
     if m := ATTACHED.search(text):
@@ -35,7 +42,7 @@ def summarize(runs):
     out = {"ready_ms": statistics.median(r["ready_s"] for r in runs) * 1e3,
            "stop_ms": statistics.median(r["stop_s"] for r in runs) * 1e3,
            "samples_ready_ms": [round(r["ready_s"] * 1e3, 1) for r in runs]}
-    for key in ("probes", "detached", "detach_ms", "session_attach_ms", "peak_rss_kb"):
+    for key in ("probes", "detached", "detach_ms", "session_attach_ms", "ready_cpu_ms", "peak_rss_kb"):
         vals = [r[key] for r in runs if key in r]
         if vals:
             out[key] = statistics.median(vals) if key != "peak_rss_kb" else max(vals)
@@ -60,18 +67,61 @@ def seam_cold_warm(art, reps, paths, label, log):
     return summarize(cold), warm_summary, cold[-1]["libraries"]
 
 
-def bundle_cold(art, reps, log):
-    """The default pack from a bundle of `seam build` (target: ready in at most 100 ms): nothing is
-    compiled, so each run is as cold as the first; a fresh cache dir proves no object is reused."""
+def default_pack_bundle(art):
     bundle = os.path.join(art.out, "default-pack.seamb")
     subprocess.run([art.seam, "build", "-o", bundle], check=True, cwd=art.repo)
+    return bundle
+
+
+def bundle_cold(art, reps, log):
+    """The default pack from a bundle of `seam build` (target: ready in at most 100 ms): nothing is
+    compiled, so each run is as cold as the first; a fresh cache dir (so no feature cache
+    either: what a first start after a reboot finds) proves no object is reused."""
+    bundle = default_pack_bundle(art)
     runs = []
     for rep in range(reps):
         r = one_seam_run(art, tempfile.mkdtemp(prefix="seam-bench-bundle-"), "seam-bundle", [bundle])
         runs.append(r)
         log(f"  bundle     rep {rep + 1}/{reps}: ready {r['ready_s'] * 1e3:7.1f} ms, {r.get('probes')} probes, "
-            f"attach {r.get('session_attach_ms')} ms in seam")
+            f"attach {r.get('session_attach_ms')} ms in seam, {r['ready_cpu_ms']:.0f} ms of CPU until ready")
     return summarize(runs)
+
+
+def deployment(art, reps, log):
+    """`seam --version` wall time (target at most 20 ms), interleaved with /bin/true (the cost of
+    starting any process here), and the bundle-only image: scripts/image-rootfs.sh with a stripped
+    seam and the default pack's bundle, as deploy/container/Containerfile builds it (target at
+    most 100 MB)."""
+    times = {"version": [], "true": []}
+    cpu = []  # --version's own CPU (getrusage of the waited-for child: microseconds, not ticks)
+    for _ in range(max(reps * 5, 10)):
+        for name, cmd in (("version", [art.seam, "--version"]), ("true", ["/bin/true"])):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t0 = time.monotonic()
+            subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            times[name].append((time.monotonic() - t0) * 1e3)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            if name == "version":
+                cpu.append((after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1e3)
+    log(f"  seam --version: {', '.join(f'{t:.1f}' for t in times['version'])} ms wall, "
+        f"{statistics.median(cpu):.1f} ms CPU (median)")
+    work = tempfile.mkdtemp(prefix="seam-bench-image-")
+    try:
+        seam = os.path.join(work, "seam")
+        shutil.copy(art.seam, seam)
+        subprocess.run(["strip", seam], check=True)
+        rootfs = os.path.join(work, "rootfs")
+        subprocess.run(["bash", os.path.join(art.repo, "scripts", "image-rootfs.sh"), seam, default_pack_bundle(art),
+                        rootfs], check=True, stdout=subprocess.DEVNULL)
+        size = int(subprocess.run(["du", "-sb", rootfs], check=True, capture_output=True, text=True).stdout.split()[0])
+        binary = os.path.getsize(seam)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    log(f"  bundle-only image root filesystem: {size / 1e6:.1f} MB (stripped seam {binary / 1e6:.1f} MB)")
+    return {"version_ms": statistics.median(times["version"]), "true_ms": statistics.median(times["true"]),
+            "version_cpu_ms": statistics.median(cpu),
+            "version_samples_ms": [round(t, 1) for t in times["version"]],
+            "image_bytes": size, "image_mb": size / 1e6, "stripped_seam_bytes": binary}
 
 
 def measure(art, reps, log):
@@ -83,6 +133,7 @@ def measure(art, reps, log):
     out["pair_cold"], out["pair_warm"], libraries = seam_cold_warm(art, reps, pair, "gil+malloc", log)
     out["pair_libraries"] = libraries
     out["bundle_cold"] = bundle_cold(art, reps, log)
+    out["deploy"] = deployment(art, reps, log)
     bt = []
     # bpftrace probes the same library files the seam runs found, the same functions.
     cudarts = [p for p in libraries if "cudart" in p] or ["/usr/local/cuda/lib/libcudart.so.13"]

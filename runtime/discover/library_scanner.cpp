@@ -11,6 +11,7 @@
 
 #include "runtime/discover/ld_cache.hpp"
 #include "runtime/elf/proc_maps.hpp"
+#include "runtime/elf/proc_maps_round.hpp"
 #include "runtime/elf/resolve.hpp"
 
 namespace seam::runtime::discover {
@@ -140,7 +141,7 @@ void LibraryScanner::scan_process(pid_t pid, LibrarySet& out) {
   }
 
   if (!has_library_patterns()) return;
-  std::optional<std::string_view> maps = elf::read_file_view(elf::proc_path(pid, "maps").c_str(), maps_buf_);
+  std::optional<std::string_view> maps = elf::executable_maps_text(pid, maps_buf_);  // once a round
   if (!maps) return;
   elf::for_each_executable_mapping(*maps, [&](const elf::MapsEntry& m) {
     if (m.inode == 0 || m.path.empty() || m.path.front() != '/' || !matches(base_name(m.path), false)) return;

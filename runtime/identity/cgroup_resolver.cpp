@@ -97,9 +97,11 @@ Identity CgroupResolver::resolve(uint64_t cgroup_id) {
   }
   // Outside the lock: the pod directory may fetch over HTTP.
   if (options_.pods && !id.pod_uid.empty()) {
-    if (auto pod = options_.pods->lookup(id.pod_uid)) {
+    if (auto pod = options_.pods->lookup(id.pod_uid, id.container_id)) {
       id.pod_name = pod->name;
       id.pod_namespace = pod->namespace_;
+      if (auto c = pod->containers.find(id.container_id); c != pod->containers.end())
+        id.container_name = c->second;
     }
   }
   return id;

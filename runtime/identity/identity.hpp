@@ -19,6 +19,7 @@ struct Identity {
   std::string container_runtime;  // "containerd", "cri-o", "docker", "" when unknown
   std::string pod_uid;            // "8f1c2e0a-...", with dashes
   std::string qos_class;          // "guaranteed", "burstable", "besteffort", "" outside Kubernetes
+  std::string container_name;     // the container's name in its pod spec, from the kubelet (--pods)
   std::string pod_name;           // from the kubelet, when configured
   std::string pod_namespace;
 };

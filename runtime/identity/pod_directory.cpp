@@ -38,6 +38,27 @@ Result<std::string> http_get(const PodDirectoryOptions& o) {
   return body;
 }
 
+// "containerd://<id>", "cri-o://<id>", "docker://<id>" -> "<id>".
+std::string without_scheme(const std::string& container_id) {
+  size_t scheme = container_id.find("://");
+  return scheme == std::string::npos ? container_id : container_id.substr(scheme + 3);
+}
+
+void add_container_names(const nlohmann::json& status, std::unordered_map<std::string, std::string>& out) {
+  for (const char* key : {"containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses"}) {
+    auto list = status.find(key);
+    if (list == status.end() || !list->is_array()) continue;
+    for (const auto& c : *list) {
+      if (!c.is_object()) continue;
+      auto name = c.find("name");
+      auto id = c.find("containerID");
+      if (name == c.end() || !name->is_string() || id == c.end() || !id->is_string()) continue;
+      std::string bare = without_scheme(id->get<std::string>());
+      if (!bare.empty()) out[bare] = name->get<std::string>();
+    }
+  }
+}
+
 }  // namespace
 
 Result<PodMap> parse_pod_list(std::string_view text) {
@@ -56,7 +77,9 @@ Result<PodMap> parse_pod_list(std::string_view text) {
     };
     std::string uid = text_of("uid");
     if (uid.empty()) continue;
-    pods[uid] = {text_of("name"), text_of("namespace")};
+    PodInfo& pod = pods[uid] = {text_of("name"), text_of("namespace"), {}};
+    if (auto status = item.find("status"); status != item.end() && status->is_object())
+      add_container_names(*status, pod.containers);
   }
   return pods;
 }
@@ -79,14 +102,21 @@ void PodDirectory::fetch_locked() {
   last_error_.clear();
 }
 
-std::optional<PodInfo> PodDirectory::lookup(const std::string& pod_uid) {
+std::optional<PodInfo> PodDirectory::lookup(const std::string& pod_uid, const std::string& container_id) {
   // Held across the fetch on purpose: concurrent misses wait for one fetch, not start many.
   std::lock_guard lock(mu_);
   auto age = std::chrono::steady_clock::now() - last_fetch_;
   bool refreshed = !fetched_ || age >= options_.refresh;
   if (refreshed) fetch_locked();
   auto it = pods_.find(pod_uid);
-  if (it == pods_.end() && !refreshed && age >= options_.min_refetch) {
+  if (refreshed) refetched_for_.clear();
+  // A container the list lacks refetches once: a pod's sandbox ("pause") container is never in
+  // it, and the walk asks about every cgroup every rescan.
+  bool unknown_pod = it == pods_.end();
+  bool unknown_container = !unknown_pod && !container_id.empty() &&
+                           !it->second.containers.count(container_id) && !refetched_for_.count(container_id);
+  if ((unknown_pod || unknown_container) && !refreshed && age >= options_.min_refetch) {
+    if (unknown_container) refetched_for_.insert(container_id);
     fetch_locked();
     it = pods_.find(pod_uid);
   }

@@ -1,9 +1,11 @@
 #pragma once
-// Pod names and namespaces by pod UID, from a kubelet-like endpoint: `GET URL` answering a
-// PodList ({"items":[{"metadata":{"uid":..,"name":..,"namespace":..}}]}), e.g. the kubelet's
+// Pod names and namespaces by pod UID, and the names of their containers by container id, from a
+// kubelet-like endpoint: `GET URL` answering a PodList ({"items":[{"metadata":{"uid":..,"name":..,
+// "namespace":..},"status":{"containerStatuses":[{"name":..,"containerID":"containerd://<64hex>"}]}}]}),
+// e.g. the kubelet's
 // http://127.0.0.1:10255/pods or https://NODE:10250/pods with a bearer token. Cached; refetched
-// when older than `refresh`, or on an unknown UID once `min_refetch` has passed (a pod that just
-// started). A failed fetch keeps the last good list. Thread-safe.
+// when older than `refresh`, or on an unknown UID or container id once `min_refetch` has passed (a
+// pod or a container that just started). A failed fetch keeps the last good list. Thread-safe.
 #include <chrono>
 #include <cstdint>
 #include <mutex>
@@ -11,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "runtime/decode/result.hpp"
@@ -20,6 +23,10 @@ namespace seam::runtime {
 struct PodInfo {
   std::string name;
   std::string namespace_;
+  // Container id (the 64 hex digits, without the "containerd://" scheme) -> the container's name
+  // in the pod spec, from status.containerStatuses, initContainerStatuses and
+  // ephemeralContainerStatuses (a container not started yet has no id there).
+  std::unordered_map<std::string, std::string> containers;
 };
 
 using PodMap = std::unordered_map<std::string, PodInfo>;  // by UID
@@ -40,7 +47,9 @@ class PodDirectory {
  public:
   explicit PodDirectory(PodDirectoryOptions options) : options_(std::move(options)) {}
 
-  std::optional<PodInfo> lookup(const std::string& pod_uid);
+  // `container_id` (optional): a pod known but without this container (one that just started)
+  // refetches too, like an unknown pod, but once per container id until the next refresh.
+  std::optional<PodInfo> lookup(const std::string& pod_uid, const std::string& container_id = "");
   uint64_t fetches() const;
   std::string last_error() const;  // "" after a good fetch
 
@@ -50,6 +59,8 @@ class PodDirectory {
   PodDirectoryOptions options_;
   mutable std::mutex mu_;
   PodMap pods_;
+  std::unordered_set<std::string>
+      refetched_for_;  // container ids a refetch was made for, since the last refresh
   bool fetched_ = false;
   std::chrono::steady_clock::time_point last_fetch_{};
   uint64_t fetches_ = 0;

@@ -239,17 +239,23 @@ FeatureSet probe_features_uncached() {
     s.at(f).probe_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   };
-  timed(Feature::Uprobe,
-        [] { return probe_kprobe_like(Feature::Uprobe, BPF_PROG_TYPE_KPROBE, "uprobe", true); });
-  s.at(Feature::Usdt) = s.at(Feature::Uprobe);
-  if (!s.available(Feature::Usdt))
-    s.at(Feature::Usdt).reason = "usdt (uprobe-based): " + s.reason(Feature::Uprobe);
   {
     auto t0 = std::chrono::steady_clock::now();
     s.uprobe_multi = probe_uprobe_multi();
     s.uprobe_multi.probe_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }
+  // A uprobe_multi link registers a uprobe on a file, as a perf-event uprobe does; with the uprobe
+  // PMU there too, the perf_event_open probe (a trace event created and torn down: 35-50 ms of a
+  // cold start on a loaded host, the slowest probe, which the first load waited for) adds nothing.
+  if (s.uprobe_multi.available && pmu_type("uprobe") >= 0)
+    timed(Feature::Uprobe, [] { return ok(); });
+  else
+    timed(Feature::Uprobe,
+          [] { return probe_kprobe_like(Feature::Uprobe, BPF_PROG_TYPE_KPROBE, "uprobe", true); });
+  s.at(Feature::Usdt) = s.at(Feature::Uprobe);
+  if (!s.available(Feature::Usdt))
+    s.at(Feature::Usdt).reason = "usdt (uprobe-based): " + s.reason(Feature::Uprobe);
   timed(Feature::Kprobe,
         [] { return probe_kprobe_like(Feature::Kprobe, BPF_PROG_TYPE_KPROBE, "kprobe", false); });
   timed(Feature::Tracepoint, probe_tracepoint);

@@ -234,6 +234,7 @@ void LoadedObject::destroy(Link& l) {
 AttachResult LoadedObject::add_link(std::vector<Link> links) {
   AttachResult r;
   r.ok = true;
+  std::lock_guard lock(links_mutex_);
   r.link = static_cast<int>(links_.size());
   links_.push_back(std::move(links));
   return r;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <span>
 #include <string>
@@ -112,6 +113,7 @@ class LoadedObject {
 
   bpf_object* obj_ = nullptr;
   std::vector<Unavailable> unavailable_;
+  std::mutex links_mutex_;  // add_link: kernel probes and uprobes attach from two threads at start
   std::vector<std::vector<Link>> links_;         // by handle; empty once detached
   std::set<std::string> uprobe_multi_programs_;  // loaded for uprobe_multi links
   std::string ringbuf_map_, drops_map_;

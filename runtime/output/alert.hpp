@@ -95,6 +95,7 @@ struct Alert {
   // Where the process runs, from its cgroup (empty outside containers / Kubernetes).
   std::string cgroup_path;
   std::string container_id;
+  std::string container_name;  // the container's name in its pod spec (--pods), "" when unknown
   std::string pod_uid;
   std::string pod_name;
   std::string pod_namespace;

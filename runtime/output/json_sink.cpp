@@ -152,6 +152,7 @@ void append_alert_json(std::string& out, const Alert& a) {
   }
   for (const auto& [key, value] : {std::pair<const char*, const std::string*>{"cgroup_path", &a.cgroup_path},
                                    {"container_id", &a.container_id},
+                                   {"container_name", &a.container_name},
                                    {"pod_uid", &a.pod_uid},
                                    {"pod_name", &a.pod_name},
                                    {"pod_namespace", &a.pod_namespace}})
@@ -203,7 +204,8 @@ void append_notice_json(std::string& out, const Notice& n) {
 }
 
 JsonSink::JsonSink(int fd, bool owns_fd, std::string path)
-    : path_(std::move(path)), out_(fd, owns_fd, 64 * 1024, path_.empty() ? "json" : "json:" + path_) {}
+    : path_(std::move(path)),
+      out_(fd, owns_fd, size_t{64} * 1024, path_.empty() ? "json" : "json:" + path_) {}
 
 namespace {
 int open_output(const std::string& path) {

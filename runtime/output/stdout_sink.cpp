@@ -88,7 +88,10 @@ void append_alert_text(std::string& out, const Alert& alert) {
     append_key_value(out, "comm", alert.comm);
   }
   if (!alert.status.empty()) append_key_value(out, "status", alert.status);
-  if (!alert.container_id.empty()) append_key_value(out, "container", alert.container_id.substr(0, 12));
+  if (!alert.container_name.empty())
+    append_key_value(out, "container", alert.container_name);
+  else if (!alert.container_id.empty())
+    append_key_value(out, "container", alert.container_id.substr(0, 12));
   if (!alert.pod_name.empty())
     append_key_value(out, "pod", alert.pod_namespace + "/" + alert.pod_name);
   else if (!alert.pod_uid.empty())
@@ -131,7 +134,7 @@ void append_alert_text(std::string& out, const Alert& alert) {
 }
 
 StdoutSink::StdoutSink(int out_fd, int notice_fd)
-    : out_(out_fd, false, 64 * 1024, "stdout"), notices_(notice_fd, false, 0) {}
+    : out_(out_fd, false, size_t{64} * 1024, "stdout"), notices_(notice_fd, false, 0) {}
 
 void StdoutSink::write(const Alert& alert) {
   append_alert_text(out_.buffer(), alert);

@@ -95,6 +95,7 @@ void append_alertmanager_alert(std::string& out, const Alert& a, const Alertmana
   if (a.has_task || a.cgroup)
     append_label(out, "cgroup", id.cgroup_path.empty() ? std::to_string(a.cgroup) : id.cgroup_path, first);
   append_label(out, "container_id", id.container_id, first);
+  append_label(out, "container", id.container_name.empty() ? a.container_name : id.container_name, first);
   append_label(out, "container_runtime", id.container_runtime, first);
   append_label(out, "pod_uid", id.pod_uid, first);
   append_label(out, "pod", id.pod_name, first);

@@ -15,11 +15,12 @@ uint64_t identity_bits(const std::vector<plan::IdentityTest>& tests, const Ident
   uint64_t bits = 0;
   for (size_t i = 0; i < tests.size() && i < plan::kMaxIdentityTests; ++i) {
     const plan::IdentityTest& t = tests[i];
-    std::string value = identity_field(identity, t.field);
-    bool holds = t.prefix ? value.rfind(t.value, 0) == 0 : value == t.value;
-    // An empty prefix or value would hold for processes that are in no container at all: they
-    // hold only where the name is known, except `== ""` (explicitly "not in a container").
-    if (t.prefix && value.empty()) holds = false;
+    bool holds = false;
+    for (const std::string& value : identity_test_values(identity, t.field)) {
+      // An empty prefix or value would hold for processes that are in no container at all: they
+      // hold only where the name is known, except `== ""` (explicitly "not in a container").
+      if (t.prefix ? !value.empty() && value.starts_with(t.value) : value == t.value) holds = true;
+    }
     if (holds) bits |= uint64_t{1} << i;
   }
   return bits;

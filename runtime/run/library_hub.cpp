@@ -4,6 +4,8 @@
 
 #include <set>
 
+#include "runtime/elf/proc_maps_round.hpp"
+
 namespace seam::runtime {
 
 namespace {
@@ -78,6 +80,7 @@ void LibraryHub::deliver(Entry& e, std::vector<discover::LibraryFile> files) {
 }
 
 void LibraryHub::scan() {
+  elf::ProcMapsRound round;  // every rescanner and watch reads each process's maps once
   for (auto& [key, e] : entries_)
     if (!e.subscribers.empty()) deliver(e, e.rescanner->scan());
   if (watches_.empty()) return;
@@ -90,6 +93,7 @@ void LibraryHub::scan() {
 }
 
 void LibraryHub::scan_pid(pid_t pid) {
+  elf::ProcMapsRound round;
   for (auto& [key, e] : entries_)
     if (!e.subscribers.empty()) deliver(e, e.rescanner->scan_pid(pid));
   if (pid_ && *pid_ != pid) return;

@@ -52,6 +52,10 @@ void MetricsService::set_self(metrics::SelfStats self) {
 
 namespace {
 
+bool is_short_container_id(const std::string& value) {
+  return value.size() == 12 && value.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
 // The labels that name the series' task or container go to the alert's own fields (pid, comm,
 // cgroup: the pipeline finds container and pod from it); the others stay fields of the alert.
 void identify_series(const metrics::Labels& labels, Alert& alert, metrics::Labels* rest) {
@@ -66,8 +70,10 @@ void identify_series(const metrics::Labels& labels, Alert& alert, metrics::Label
       alert.has_task = true;
     } else if (name == "cgroup") {
       alert.cgroup = number;
-    } else if (name == "container" || name == "container_id") {  // served as the id (short or full)
+    } else if (name == "container_id") {
       alert.container_id = value;
+    } else if (name == "container") {  // served as the container's name where known, else its short id
+      (is_short_container_id(value) ? alert.container_id : alert.container_name) = value;
     } else if (name == "pod") {
       alert.pod_name = value;
     } else if (name == "namespace") {

@@ -22,6 +22,7 @@ std::string ProbeAttacher::rules_of(const plan::Attachment& a) const {
 }
 
 void ProbeAttacher::attached(const plan::Attachment& a) {
+  std::lock_guard lock(mutex_);
   ++attached_;
   live_.insert(a.program);
   for (uint32_t id : a.rules) ++per_rule_[id].attached;
@@ -29,6 +30,7 @@ void ProbeAttacher::attached(const plan::Attachment& a) {
 
 void ProbeAttacher::report_failure(const plan::Attachment& a, const std::string& what,
                                    const std::string& error) {
+  std::lock_guard lock(mutex_);
   ++failed_;
   for (uint32_t id : a.rules) ++per_rule_[id].failed;
   Notice n;

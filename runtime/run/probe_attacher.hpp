@@ -4,6 +4,7 @@
 // present and future). Every failure becomes a notice naming the rule, probe and reason.
 #include <functional>
 #include <map>
+#include <mutex>
 #include <set>
 #include <string>
 #include <tuple>
@@ -54,6 +55,9 @@ class ProbeAttacher {
   const plan::Plan& plan_;
   LoadedObject& object_;
   NoticeFn notice_;
+  // attach_kernel_probes() may run on a thread of its own beside attach_library_file() (a rule
+  // unit's start): the counts both keep. The readers below are called once both are done.
+  std::mutex mutex_;
   size_t attached_ = 0, failed_ = 0;
   std::set<std::string> live_;
   std::set<std::pair<dev_t, ino_t>> files_;

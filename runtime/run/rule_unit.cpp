@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <thread>
 
+#include "runtime/elf/proc_maps_round.hpp"
 #include "runtime/load/features.hpp"
 #include "runtime/output/plan_enums.hpp"
 #include "runtime/output/shared_sink.hpp"
@@ -41,7 +43,10 @@ std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, Unit
   std::vector<std::unique_ptr<Sink>> sinks;
   for (const auto& s : context.sinks) sinks.push_back(std::make_unique<SharedSink>(s));
   unit->pipeline_ = std::make_unique<AlertPipeline>(plan, std::move(sinks), std::move(options));
-  auto notice = [u = unit.get()](Notice n) { u->pipeline_->notice(n); };
+  auto notice = [u = unit.get()](const Notice& n) {
+    std::lock_guard lock(u->notice_mutex_);
+    u->pipeline_->notice(n);
+  };
 
   LoadResult loaded = preloaded
                           ? std::move(*preloaded)
@@ -81,20 +86,31 @@ std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, Unit
                   u.metric ? std::nullopt : std::optional<std::string>(u.name), 0});
 
   unit->attacher_ = std::make_unique<ProbeAttacher>(plan, object, notice);
-  unit->attacher_->attach_kernel_probes();
-  unit->exec_attached_ = object.is_loaded("seam_exec_notice") &&
-                         object.attach_tracepoint("seam_exec_notice", "sched", "sched_process_exec").ok;
-  // A scoped object's children-follow and exit programs (bpf-templates/scope_follow.c.tmpl).
-  for (const auto& [program, event] : {std::pair{"seam_scope_fork", "sched_process_fork"},
-                                       std::pair{"seam_scope_exit", "sched_process_exit"}})
-    if (object.is_loaded(program) && !object.attach_tracepoint(program, "sched", event).ok)
-      notice(Notice{plan::Severity::Warning,
-                    notice_id(NoticeKind::ScopeFollowUnavailable),
-                    std::string("cannot attach ") + program + " (sched:" + event +
-                        "): children of processes in scope are found by rescans only",
-                    {},
-                    0});
+  // Kernel probes attach on a thread of their own, beside library discovery and the uprobes: the
+  // first program on a tracepoint can wait out an RCU grace period in the kernel (when the
+  // tracepoint was in use a moment ago: 35-75 ms on a busy host), which then overlaps the /proc
+  // scan instead of adding to it. Joined before the memory readers and so before `ready`. (A
+  // process that execs after the scan read /proc and before the exec probe attached is found by
+  // the next rescan, 500 ms later, instead of its exec notice.)
+  std::jthread kernel_probes([u = unit.get(), &object, notice] {
+    u->attacher_->attach_kernel_probes();
+    u->exec_attached_ = object.is_loaded("seam_exec_notice") &&
+                        object.attach_tracepoint("seam_exec_notice", "sched", "sched_process_exec").ok;
+    // A scoped object's children-follow and exit programs (bpf-templates/scope_follow.c.tmpl).
+    for (const auto& [program, event] : {std::pair{"seam_scope_fork", "sched_process_fork"},
+                                         std::pair{"seam_scope_exit", "sched_process_exit"}})
+      if (object.is_loaded(program) && !object.attach_tracepoint(program, "sched", event).ok)
+        notice(Notice{plan::Severity::Warning,
+                      notice_id(NoticeKind::ScopeFollowUnavailable),
+                      std::string("cannot attach ") + program + " (sched:" + event +
+                          "): children of processes in scope are found by rescans only",
+                      {},
+                      0});
+  });
 
+  // Each library's first subscription and the GIL readers' watch scan /proc: one read of each
+  // process's maps for them all (proc_maps_round.hpp).
+  elf::ProcMapsRound round;
   for (size_t i = 0; i < plan.libraries.size(); ++i) {
     const plan::Library& lib = plan.libraries[i];
     int library = static_cast<int>(i);
@@ -119,6 +135,7 @@ std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, Unit
           u->attacher_->attach_library_file(library, f);
         }));
   }
+  kernel_probes.join();
   for (const plan::MemoryReader& reader : plan.memory_readers) {
     if (reader.library < 0 || static_cast<size_t>(reader.library) >= plan.libraries.size()) continue;
     auto gil = std::make_shared<python::GilReader>(reader, object.map_fd(reader.map), notice, frame_namer);

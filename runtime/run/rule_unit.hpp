@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -113,6 +114,7 @@ class RuleUnit {
   uint64_t records_ = 0, dropped_ = 0;
   bool exec_attached_ = false;
   bool stopped_ = false;
+  std::mutex notice_mutex_;  // start(): kernel probes and libraries attach on two threads
 };
 
 }  // namespace seam::runtime

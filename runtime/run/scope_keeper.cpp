@@ -14,6 +14,8 @@
 #include <sstream>
 
 #include "compiler/plan/cgroup_path.hpp"
+#include "runtime/elf/proc_maps.hpp"
+#include "runtime/elf/proc_maps_round.hpp"
 
 namespace seam::runtime {
 
@@ -61,7 +63,7 @@ std::vector<pid_t> all_processes() {
 
 }  // namespace
 
-ScopeKeeper::ScopeKeeper(std::string operator_cgroup) {
+ScopeKeeper::ScopeKeeper(const std::string& operator_cgroup) {
   fd_ = bpf_map_create(BPF_MAP_TYPE_HASH, "seam_scope", sizeof(uint32_t), sizeof(uint64_t), kMaxProcesses,
                        nullptr);
   if (fd_ < 0) error_ = std::string("cannot create the scope map: ") + std::strerror(errno);
@@ -94,15 +96,18 @@ std::vector<uint64_t> ScopeKeeper::masks_for(const plan::Plan& plan) {
 
 bool ScopeKeeper::maps_workload_library(pid_t pid) const {
   if (workload_globs_.empty()) return false;
-  std::istringstream in(read_text("/proc/" + std::to_string(pid) + "/maps"));
-  for (std::string line; std::getline(in, line);) {
-    size_t slash = line.rfind('/');
-    if (slash == std::string::npos) continue;
-    std::string base = line.substr(slash + 1);
+  std::string storage;
+  std::optional<std::string_view> maps = elf::executable_maps_text(pid, storage);  // once a round
+  if (!maps) return false;
+  bool found = false;
+  elf::for_each_executable_mapping(*maps, [&](const elf::MapsEntry& m) {
+    size_t slash = m.path.rfind('/');
+    if (found || slash == std::string_view::npos) return;
+    std::string base(m.path.substr(slash + 1));
     for (const std::string& g : workload_globs_)
-      if (fnmatch(g.c_str(), base.c_str(), 0) == 0) return true;
-  }
-  return false;
+      if (fnmatch(g.c_str(), base.c_str(), 0) == 0) found = true;
+  });
+  return found;
 }
 
 uint64_t ScopeKeeper::bits_of(pid_t pid) const {

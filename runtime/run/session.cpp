@@ -14,6 +14,7 @@
 #include <cstring>
 #include <thread>
 
+#include "runtime/elf/proc_maps_round.hpp"
 #include "runtime/identity/cgroup_resolver.hpp"
 #include "runtime/identity/identity_field.hpp"
 #include "runtime/load/features.hpp"
@@ -65,6 +66,7 @@ Session::Session(SessionOptions options) : options_(std::move(options)), librari
     Identity id = cgroups->resolve(a.cgroup);
     a.cgroup_path = std::move(id.cgroup_path);
     a.container_id = std::move(id.container_id);
+    a.container_name = std::move(id.container_name);
     a.pod_uid = std::move(id.pod_uid);
     a.pod_name = std::move(id.pod_name);
     a.pod_namespace = std::move(id.pod_namespace);
@@ -250,6 +252,7 @@ SessionResult Session::run() {
   }
   context_.scope = scope_.get();
   for (const auto& build : options_.units) shares.push_back(context_.share(build->plan, context_.next_tag++));
+  std::optional<elf::ProcMapsRound> start_round(std::in_place);  // units and scope: one /proc pass
   parallel_for(options_.units.size(), [&](size_t i) {
     loaded[i] =
         LoadedObject::load(options_.units[i]->object, options_.units[i]->plan, probe_features(), shares[i]);
@@ -290,6 +293,7 @@ SessionResult Session::run() {
                   {},
                   0});
   if (scope_) scope_scanned(scope_->scan());  // before `ready`: the processes already running
+  start_round.reset();
   // The cgroups there are now, before any alert: a container that calls and exits at once takes
   // its cgroup with it before its alert is resolved (cgroup_resolver.hpp).
   cgroups_->refresh();
@@ -378,6 +382,7 @@ SessionResult Session::run() {
       if (scope_) scope_scanned(scope_->scan_pid(pid));
     }
     if (now >= next_rescan) {
+      elf::ProcMapsRound round;
       libraries_.scan();
       if (scope_) scope_scanned(scope_->scan());
       for (auto& [path, unit] : units_) unit->rescan_identity();

@@ -110,4 +110,14 @@ TEST(CliOperator, CompletionAndManPageComeFromTheHelpText) {
   EXPECT_NE(r.out.find(".SS seam stdlib gen\n"), std::string::npos) << r.out;
 }
 
+TEST(CliOperator, VersionNamesTheRevisionLibbpfAndClang) {
+  CommandResult r = seam_cmd({"--version"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind(std::string("seam ") + SEAM_TEST_VERSION + " (git ", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("\nlibbpf "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" loaded\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nclang at build: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nclang at run time: "), std::string::npos) << r.out;
+}
+
 }  // namespace

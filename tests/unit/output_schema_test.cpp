@@ -85,6 +85,7 @@ Alert full_alert() {
   a.cgroup = 42;
   a.cgroup_path = "/kubepods/pod1/c1";
   a.container_id = "c1";
+  a.container_name = "app";
   a.pod_uid = "u";
   a.pod_name = "p";
   a.pod_namespace = "ns";

@@ -1,0 +1,57 @@
+#include "runtime/elf/proc_maps_round.hpp"
+
+#include <memory>
+#include <unordered_map>
+
+#include "runtime/elf/proc_maps.hpp"
+
+namespace seam::runtime::elf {
+namespace {
+
+struct RoundTexts {
+  std::unordered_map<pid_t, std::optional<std::string>> by_pid;  // nodes: views stay valid
+  std::string buffer;                                            // one read buffer for the round
+};
+
+thread_local std::unique_ptr<RoundTexts> current;
+
+// The lines whose permissions say executable ("r-xp"), as for_each_executable_mapping keeps them.
+std::string executable_lines(std::string_view text) {
+  std::string out;
+  while (!text.empty()) {
+    size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+    size_t space = line.find(' ');
+    if (space == std::string_view::npos || space + 3 >= line.size() || line[space + 3] != 'x') continue;
+    out.append(line);
+    out.push_back('\n');
+  }
+  return out;
+}
+
+}  // namespace
+
+ProcMapsRound::ProcMapsRound() {
+  if (current) return;
+  current = std::make_unique<RoundTexts>();
+  outermost_ = true;
+}
+
+ProcMapsRound::~ProcMapsRound() {
+  if (outermost_) current.reset();
+}
+
+std::optional<std::string_view> executable_maps_text(pid_t pid, std::string& storage) {
+  if (!current) return read_file_view(proc_path(pid, "maps").c_str(), storage);
+  auto [it, fresh] = current->by_pid.try_emplace(pid);
+  if (fresh) {
+    if (std::optional<std::string_view> text =
+            read_file_view(proc_path(pid, "maps").c_str(), current->buffer))
+      it->second = executable_lines(*text);
+  }
+  if (!it->second) return std::nullopt;
+  return std::string_view(*it->second);
+}
+
+}  // namespace seam::runtime::elf
