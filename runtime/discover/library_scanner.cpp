@@ -148,7 +148,8 @@ bool LibraryScanner::scan_process(pid_t pid, LibrarySet& out) {
 
   if (!has_library_patterns()) return true;
   std::optional<std::string_view> maps = elf::read_file_view(elf::proc_path(pid, "maps").c_str(), maps_buf_);
-  if (!maps) return false;
+  // A zombie (exited, not yet reaped) has maps that read as empty: not a process to look at.
+  if (!maps || maps->empty()) return false;
   elf::for_each_executable_mapping(*maps, [&](const elf::MapsEntry& m) {
     if (m.inode == 0 || m.path.empty() || m.path.front() != '/') return;
     // A memfd ("/memfd:NAME (deleted)") or a deleted file may have any name: its contents may
@@ -216,24 +217,32 @@ std::vector<bool> LibraryScanner::scan_loaded(pid_t pid, const std::vector<Loade
                                               LibrarySet& out) {
   std::vector<bool> done(names.size(), true);
   std::vector<size_t> wanted;
-  for (size_t i = 0; i < names.size(); ++i) {
-    if (!wants(names[i].name)) continue;
-    wanted.push_back(i);
-    done[i] = !names_a_descriptor(names[i].name);  // the next process's descriptor is another file
-  }
-  if (wanted.empty() || scan_process(pid, out)) return done;
-  // Gone already (a short-lived process): the path as the loader opened it, when it is whole,
-  // absolute and an ELF file from here. Not marked done: had the process another root (a
-  // container), the file here is another one, so the next process is looked at too, until one
-  // is found running (then its maps tell).
+  for (size_t i = 0; i < names.size(); ++i)
+    if (wants(names[i].name)) {
+      wanted.push_back(i);
+      done[i] = false;
+    }
+  if (wanted.empty()) return done;
+  bool running = scan_process(pid, out);
+  ProcessRoot root;
+  if (running) root = process_root(pid);
+  // Each name as a path (through the process's root while it runs): done only when the process
+  // was seen mapping that very file. Otherwise (gone already, a zombie, or unmapped since) the
+  // file is taken as the loader named it, and the name is left for the next process: in a
+  // container the path here may be another file. Never a descriptor's name (ours here, and the
+  // next process's descriptor is another file), a cut one or a relative one.
   for (size_t i : wanted) {
     const LoadedName& n = names[i];
-    done[i] = false;
     if (names_a_descriptor(n.name) || n.truncated || n.name.empty() || n.name.front() != '/') continue;
-    std::string path(n.name);
+    auto [path, display] =
+        running ? paths_for(root, n.name) : std::pair{std::string(n.name), std::string(n.name)};
     struct stat st;
-    if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && is_elf(path))
-      out.add({path, path, st.st_dev, st.st_ino, {pid}});
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    if (running && out.contains(st.st_dev, st.st_ino)) {
+      done[i] = true;
+      continue;
+    }
+    if (is_elf(path)) out.add({path, display, st.st_dev, st.st_ino, {pid}});
   }
   return done;
 }

@@ -42,10 +42,11 @@ class LibraryScanner {
   // A process that is gone, or that we may not look at, adds nothing (and returns false).
   bool scan_process(pid_t pid, LibrarySet& out);
   // What the dynamic loader says process `pid` has just loaded (runtime/run/loader_hook.hpp):
-  // the process's files when it still runs, else each wanted name that is a whole absolute path
-  // to an ELF file here. Returns, per name, whether the loader may stop sending it: false for a
-  // wanted name whose process was gone (its path may have named another file for it) and for a
-  // descriptor's name, so that the next process loading it is looked at again.
+  // the process's files while it runs, and each wanted name that is a whole absolute path to an
+  // ELF file (through its root while it runs, as named once it has gone). Returns, per name,
+  // whether the loader may stop sending it: true for names no pattern wants, and for a wanted
+  // name only when the running process was seen mapping that file. A gone process's name, a
+  // descriptor's name (a memfd) or a cut one stays, so the next process is looked at again.
   std::vector<bool> scan_loaded(pid_t pid, const std::vector<LoadedName>& names, LibrarySet& out);
   // Whether a name the loader gives could be one of this scanner's files: its base name
   // matches a library pattern, or it names a descriptor (a memfd loaded as /proc/self/fd/N).

@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -181,6 +182,33 @@ TEST(LibraryScanner, LoadedNamesOfAGoneProcessResolveByPath) {
   EXPECT_EQ(out.files()[0].pids, std::vector<pid_t>{gone});
 }
 
+// An exited process not yet reaped (a zombie) still has its /proc entry, but its maps read
+// empty: the named file is taken by path and the name is not done. (Taking the empty maps for a
+// look at the process once marked the library seen, and no later process was looked at.)
+TEST(LibraryScanner, AZombiesLoadedNamesAreTakenByPathAndNotDone) {
+  test::TempDir dir;
+  std::string copy = dir.path() + "/libcudart.so.12";
+  std::filesystem::copy_file(kFakeCudart, copy);
+  pid_t pid = fork();
+  if (pid == 0) _exit(dlopen(copy.c_str(), RTLD_NOW) ? 0 : 1);
+  ASSERT_GT(pid, 0);
+  ASSERT_TRUE(test::wait_until(
+      [&] {
+        std::string stat = test::read_file("/proc/" + std::to_string(pid) + "/stat");
+        size_t paren = stat.rfind(')');
+        return paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] == 'Z';
+      },
+      10s));
+  LibraryScanner scanner(kCudart);
+  LibrarySet out;
+  EXPECT_EQ(scanner.scan_loaded(pid, {{copy, false}}, out), std::vector<bool>{false});
+  ASSERT_EQ(out.files().size(), 1u);
+  EXPECT_EQ(out.files()[0].path_for_attach, copy);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 // A process still running is looked at through its maps, whatever the names say.
 TEST(LibraryScanner, LoadedNamesOfARunningProcessAreItsMappings) {
   test::TempDir dir;
@@ -194,6 +222,9 @@ TEST(LibraryScanner, LoadedNamesOfARunningProcessAreItsMappings) {
   EXPECT_EQ(done, std::vector<bool>{false}) << "a descriptor's name is never marked seen";
   ASSERT_EQ(out.files().size(), 1u);
   EXPECT_EQ(out.files()[0].ino, stat_of(copy).st_ino);
+  // Its own path, seen in its maps: done.
+  LibrarySet again;
+  EXPECT_EQ(scanner.scan_loaded(child.pid(), {{copy, false}}, again), std::vector<bool>{true});
   // Nothing wanted: the process is not even looked at.
   LibrarySet none;
   EXPECT_EQ(scanner.scan_loaded(child.pid(), {{"/lib/libc.so.6", false}}, none), std::vector<bool>{true});
