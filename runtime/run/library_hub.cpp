@@ -119,10 +119,12 @@ std::vector<bool> LibraryHub::loaded(pid_t pid, const std::vector<discover::Load
     deliver(e, std::move(found.files));
   }
   if (pid_ && *pid_ != pid) return done;
-  for (auto& [id, w] : watches_)
+  for (auto& watch : watches_) {
+    ProcessWatch& w = watch.second;  // not a structured binding: clang 14 cannot capture one
     if (std::any_of(names.begin(), names.end(),
-                    [&](const discover::LoadedName& n) { return w.scanner->wants(n.name); }))
+                    [&w](const discover::LoadedName& n) { return w.scanner->wants(n.name); }))
       scan_watched(w, pid, false);
+  }
   return done;
 }
 

@@ -63,9 +63,10 @@ Result<std::unique_ptr<LoaderHook>> LoaderHook::start(int ring_fd) {
 void LoaderHook::follow(LibraryHub& libraries, std::function<void(const std::string&)> warn) {
   libraries_ = &libraries;
   libraries.on_patterns_added([this] { forget_seen(); });
-  subscription_ = libraries.subscribe_loaders([this, warn](const discover::LibraryFile& loader) {
-    if (auto r = attach(loader); !r && warn) warn(r.error());
-  });
+  subscription_ =
+      libraries.subscribe_loaders([this, warn = std::move(warn)](const discover::LibraryFile& loader) {
+        if (auto r = attach(loader); !r && warn) warn(r.error());
+      });
 }
 
 std::optional<pid_t> LoaderHook::on_record(std::span<const uint8_t> bytes) {
