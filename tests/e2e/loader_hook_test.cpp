@@ -2,6 +2,7 @@
 // has mapped them (at start and at dlopen, not before), names marked seen are not sent again
 // for the same cgroup, and forgetting makes them new.
 #include <bpf/bpf.h>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <linux/bpf.h>
@@ -98,6 +99,49 @@ TEST(LoaderHook, NamesWhatAProcessLoadedOnceUntilForgotten) {
   pid_t third = run_loading(lib);
   EXPECT_TRUE(has(records_of(reader, third).names, lib));
   EXPECT_EQ((*hook)->lost(), 0u);
+  hook->reset();
+  close(ring);
+}
+
+// A process may send at most 64 records a second (any process can call the loader's hook with
+// names of its own making): one that dlopens 100 new files in a burst gets at most 64 through,
+// and the rest are counted lost.
+TEST(LoaderHook, AProcessSendsAtMostItsBudgetAndTheRestAreCountedLost) {
+  SEAM_REQUIRE_ROOT();
+  int ring = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "seam_events", 0, 0, 1u << 23, nullptr);
+  ASSERT_GE(ring, 0);
+  EventReader reader(ring);
+  ASSERT_TRUE(reader.ok()) << reader.error();
+  LibraryHub libraries(std::nullopt);
+  Result<std::unique_ptr<LoaderHook>> hook = LoaderHook::start(ring);
+  ASSERT_TRUE(hook) << hook.error();
+  (*hook)->follow(libraries, nullptr);
+  ASSERT_GE((*hook)->attached(), 1u);
+
+  test::TempDir dir;
+  constexpr int kFiles = 100;
+  std::vector<std::string> copies;
+  for (int i = 0; i < kFiles; ++i) {
+    copies.push_back(dir.path() + "/libburst" + std::to_string(i) + ".so");
+    std::filesystem::copy_file(std::string(SEAM_FIXTURE_DIR) + "/libcudart.so.12", copies.back());
+  }
+  pid_t child = fork();
+  if (child == 0) {
+    for (const std::string& c : copies)
+      if (!dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL)) _exit(1);
+    _exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  Seen seen = records_of(reader, child);
+  EXPECT_LE(seen.records, 64);
+  EXPECT_GE(seen.records, 32) << "the budget let too few through";
+  EXPECT_GE((*hook)->lost(), static_cast<uint64_t>(kFiles - 64));
+  std::optional<std::string> told = (*hook)->newly_lost();
+  ASSERT_TRUE(told);
+  EXPECT_NE(told->find("notices"), std::string::npos) << *told;
+  EXPECT_FALSE((*hook)->newly_lost()) << "told twice";
   hook->reset();
   close(ring);
 }
