@@ -49,6 +49,8 @@ class LibraryHub {
   // gets the new files, each process watch the process if one of its files is among them.
   // Returns, per name, whether the loader hook may stop sending it (LibraryScanner::scan_loaded).
   std::vector<bool> loaded(pid_t pid, const std::vector<discover::LoadedName>& names);
+  // --pid: the one process discovery looks at (nullopt: every process).
+  std::optional<pid_t> only_pid() const { return pid_; }
   // Processes seen mapping a library file of some rule that are still alive.
   size_t processes() const;
 

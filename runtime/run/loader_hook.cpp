@@ -101,9 +101,11 @@ Result<bool> LoaderHook::attach(const discover::LibraryFile& loader) {
     return Error{loader.display_path + ": no _dl_debug_state or _r_debug (not glibc's loader)"};
   // The program finds the process's _r_debug from the probe's address: the same distance as here.
   LIBBPF_OPTS(bpf_uprobe_opts, opts, .bpf_cookie = r_debug - hook[0].address);
+  // With --pid only that process: the hook then costs the rest of the host nothing.
+  pid_t only = libraries_ && libraries_->only_pid() ? *libraries_->only_pid() : -1;
   bpf_program* prog = bpf_object__find_program_by_name(obj_, "seam_loader_notice");
   bpf_link* link =
-      bpf_program__attach_uprobe_opts(prog, -1, loader.path_for_attach.c_str(), hook[0].file_offset, &opts);
+      bpf_program__attach_uprobe_opts(prog, only, loader.path_for_attach.c_str(), hook[0].file_offset, &opts);
   if (!link) return failure("attach the loader hook to " + loader.display_path, errno);
   links_.push_back(link);
   return true;
