@@ -177,6 +177,16 @@ def table(r):
         if b:
             L.append(f"   resident, warm default pack: anon {b.get('RssAnon', 0) / 1024:.1f} MB, file {b.get('RssFile', 0) / 1024:.1f} MB; "
                      "largest: " + ", ".join(f"{os.path.basename(n)} {kb / 1024:.1f}" for n, kb in b["top_kb"]))
+    if "loader_hook" in r:
+        h = r["loader_hook"]
+        L.append("")
+        L.append(f"10. Dynamic loader hook, host cost ({h['pairs']} dlopen+dlclose pairs, {h['execs']} execs of /bin/true, "
+                 f"median of {h['reps']}; load {h['loadavg_start']:.1f} -> {h['loadavg_end']:.1f})")
+        L.append(f"   {'':<8}{'dlopen+dlclose cpu ns':>22}{'exec wall us':>14}")
+        for name in ("none", "seam"):
+            L.append(f"   {name:<8}{h[name]['dlopen_ns']:>22.1f}{h[name]['exec_us']:>14.1f}")
+        L.append(f"   added: {h['added_dlopen_ns']:.1f} ns a pair, {h['added_exec_us']:.1f} us an exec"
+                 + ("   (WARNING: the hook was unavailable)" if h.get("hook_unavailable") else ""))
     L.append("")
     L.append("Targets:")
     for name, measured, ok in targets(r):

@@ -24,6 +24,7 @@ class Artifacts:
     loader: str
     caller: str
     host_tax: str  # bench/workload/host_tax.c
+    loader_cost: str  # bench/workload/loader_cost.c
     entry_lib: str  # sync_push / sync_nop5 / sync_lea
     bpftrace: str
     python: str
@@ -85,6 +86,8 @@ def build(repo: str, build_dir: str, seam_build: str = "") -> Artifacts:
     sh(["cc", "-O2", "-Wall", "-Wextra", "-Werror", os.path.join(src, "baseline", "loader.c"), "-o", loader, "-lbpf"])
     host_tax = os.path.join(out, "host_tax")
     sh(["cc", "-O2", "-Wall", "-Wextra", "-Werror", os.path.join(src, "workload", "host_tax.c"), "-o", host_tax, "-ldl"])
+    loader_cost = os.path.join(out, "loader_cost")
+    sh(["cc", "-O2", "-Wall", "-Wextra", "-Werror", os.path.join(src, "workload", "loader_cost.c"), "-o", loader_cost, "-ldl"])
     caller = os.path.join(out, "caller")
     sh(["cc", "-O2", "-Wall", "-Wextra", "-Werror", os.path.join(src, "workload", "caller.c"), "-o", caller, "-ldl"])
     # The nop5 entry needs gcc's -mnop-mcount, which refuses position-independent code; the
@@ -106,7 +109,7 @@ def build(repo: str, build_dir: str, seam_build: str = "") -> Artifacts:
     return Artifacts(repo=repo, build=build_dir, out=out, seam=os.path.join(seam_build, "seam"),
                      fixture=os.path.join(seam_build, "fixtures", "libcudart.so.12"), real_shaped=real_shaped, baseline_obj=obj, baseline_lru_obj=lru_obj,
                      baseline_task_obj=task_obj,
-                     loader=loader, caller=caller, host_tax=host_tax, entry_lib=entry_lib, bpftrace=ensure_bpftrace(),
+                     loader=loader, caller=caller, host_tax=host_tax, loader_cost=loader_cost, entry_lib=entry_lib, bpftrace=ensure_bpftrace(),
                      python=python, libpython=libpython, unwind_bench=os.path.join(seam_build, "unwind_bench"),
                      pyframes_bench=os.path.join(seam_build, "pyframes_bench"))
 

@@ -13,6 +13,7 @@
 #include "runtime/elf/proc_maps.hpp"
 #include "runtime/elf/proc_maps_round.hpp"
 #include "runtime/elf/resolve.hpp"
+#include "runtime/elf/soname.hpp"
 
 namespace seam::runtime::discover {
 namespace {
@@ -23,9 +24,15 @@ std::string_view base_name(std::string_view path) {
 }
 
 // Folders hold static archives and linker scripts next to shared objects (libpython3.11.a).
+// Without blocking, and a regular file only: a path a process names may be a FIFO by now.
 bool is_elf(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return false;
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return false;
+  }
   char magic[4] = {};
   bool elf = ::read(fd, magic, sizeof magic) == 4 && std::memcmp(magic,
                                                                  "\x7f"
@@ -114,7 +121,7 @@ std::string map_files_path(pid_t pid, const elf::MapsEntry& m) {
 
 }  // namespace
 
-void LibraryScanner::scan_process(pid_t pid, LibrarySet& out) {
+bool LibraryScanner::scan_process(pid_t pid, LibrarySet& out) {
   ProcessRoot root;
   bool root_known = false;
   auto paths = [&](std::string_view path) {
@@ -140,13 +147,18 @@ void LibraryScanner::scan_process(pid_t pid, LibrarySet& out) {
     }
   }
 
-  if (!has_library_patterns()) return;
+  if (!has_library_patterns()) return true;
   std::optional<std::string_view> maps = elf::executable_maps_text(pid, maps_buf_);  // once a round
-  if (!maps) return;
+  // A zombie (exited, not yet reaped) has maps that read as empty: not a process to look at.
+  if (!maps || maps->empty()) return false;
   elf::for_each_executable_mapping(*maps, [&](const elf::MapsEntry& m) {
-    if (m.inode == 0 || m.path.empty() || m.path.front() != '/' || !matches(base_name(m.path), false)) return;
+    if (m.inode == 0 || m.path.empty() || m.path.front() != '/') return;
+    // A memfd ("/memfd:NAME (deleted)") or a deleted file may have any name: its contents may
+    // still be the library, which its SONAME tells (read through map_files below).
+    bool by_name = matches(base_name(m.path), false);
+    if (!by_name && !m.deleted) return;
     struct stat st;
-    if (m.is_file()) {
+    if (by_name && m.is_file()) {
       auto [attach, display] = paths(m.path);
       // The path now names another file than the one mapped (replaced since): not this library.
       // (Only comparable on the same device: overlayfs shows the lower layer's device in maps.)
@@ -161,10 +173,79 @@ void LibraryScanner::scan_process(pid_t pid, LibrarySet& out) {
     // and a uprobe attached through it stays on that inode.
     std::string via = map_files_path(pid, m);
     if (::stat(via.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_ino != m.inode) return;
+    if (!by_name && !soname_matches(via, st)) return;
     std::string display(m.path);
     if (m.deleted) display += " (deleted)";
     out.add({std::move(via), std::move(display), st.st_dev, st.st_ino, {pid}});
   });
+  return true;
+}
+
+namespace {
+
+// A memfd or an open file loaded through its descriptor: the name is the same for every
+// process and says nothing of the contents.
+bool names_a_descriptor(std::string_view name) {
+  constexpr std::string_view kDescriptors[] = {"/proc/self/fd/", "/dev/fd/", "/proc/thread-self/fd/"};
+  for (std::string_view prefix : kDescriptors)
+    if (name.substr(0, prefix.size()) == prefix) return true;
+  return false;
+}
+
+}  // namespace
+
+bool LibraryScanner::soname_matches(const std::string& path, const struct stat& st) {
+  auto [it, fresh] = soname_verdicts_.try_emplace({st.st_dev, st.st_ino}, false);
+  if (!fresh) return it->second;
+  if (soname_verdicts_.size() > kMaxSonameVerdicts) {  // bounded: forget all but this one
+    soname_verdicts_.clear();
+    it = soname_verdicts_.try_emplace({st.st_dev, st.st_ino}, false).first;
+  }
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return false;
+  std::string soname = elf::read_soname(fd);
+  ::close(fd);
+  it->second = !soname.empty() && matches(soname, false);
+  return it->second;
+}
+
+bool LibraryScanner::wants(std::string_view name) const {
+  if (names_a_descriptor(name)) return has_library_patterns();
+  return matches(base_name(name), false);
+}
+
+std::vector<bool> LibraryScanner::scan_loaded(pid_t pid, const std::vector<LoadedName>& names,
+                                              LibrarySet& out) {
+  std::vector<bool> done(names.size(), true);
+  std::vector<size_t> wanted;
+  for (size_t i = 0; i < names.size(); ++i)
+    if (wants(names[i].name)) {
+      wanted.push_back(i);
+      done[i] = false;
+    }
+  if (wanted.empty()) return done;
+  bool running = scan_process(pid, out);
+  ProcessRoot root;
+  if (running) root = process_root(pid);
+  // Each name as a path (through the process's root while it runs): done only when the process
+  // was seen mapping that very file. Otherwise (gone already, a zombie, or unmapped since) the
+  // file is taken as the loader named it, and the name is left for the next process: in a
+  // container the path here may be another file. Never a descriptor's name (ours here, and the
+  // next process's descriptor is another file), a cut one or a relative one.
+  for (size_t i : wanted) {
+    const LoadedName& n = names[i];
+    if (names_a_descriptor(n.name) || n.truncated || n.name.empty() || n.name.front() != '/') continue;
+    auto [path, display] =
+        running ? paths_for(root, n.name) : std::pair{std::string(n.name), std::string(n.name)};
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    if (running && out.contains(st.st_dev, st.st_ino)) {
+      done[i] = true;
+      continue;
+    }
+    if (is_elf(path)) out.add({path, display, st.st_dev, st.st_ino, {pid}});
+  }
+  return done;
 }
 
 void LibraryScanner::add_system_file(const std::string& path, LibrarySet& out) {

@@ -28,13 +28,29 @@ class LibrarySet {
   std::map<std::pair<dev_t, ino_t>, size_t> index_;
 };
 
+// A name the dynamic loader gives for an object it has just loaded.
+struct LoadedName {
+  std::string_view name;
+  bool truncated = false;  // cut short: not a whole path
+};
+
 class LibraryScanner {
  public:
   explicit LibraryScanner(std::vector<plan::LibraryPattern> patterns);
 
   // Files process `pid` maps executable (library patterns) or runs (executable patterns).
-  // A process that is gone, or that we may not look at, adds nothing.
-  void scan_process(pid_t pid, LibrarySet& out);
+  // A process that is gone, or that we may not look at, adds nothing (and returns false).
+  bool scan_process(pid_t pid, LibrarySet& out);
+  // What the dynamic loader says process `pid` has just loaded (runtime/run/loader_hook.hpp):
+  // the process's files while it runs, and each wanted name that is a whole absolute path to an
+  // ELF file (through its root while it runs, as named once it has gone). Returns, per name,
+  // whether the loader may stop sending it: true for names no pattern wants, and for a wanted
+  // name only when the running process was seen mapping that file. A gone process's name, a
+  // descriptor's name (a memfd) or a cut one stays, so the next process is looked at again.
+  std::vector<bool> scan_loaded(pid_t pid, const std::vector<LoadedName>& names, LibrarySet& out);
+  // Whether a name the loader gives could be one of this scanner's files: its base name
+  // matches a library pattern, or it names a descriptor (a memfd loaded as /proc/self/fd/N).
+  bool wants(std::string_view loaded_name) const;
   // Library-pattern matches in the ld.so cache and the standard library folders.
   void scan_system(LibrarySet& out);
 
@@ -53,6 +69,11 @@ class LibraryScanner {
   // Our view of a path in the process's /proc entries -> {path_for_attach, display_path}.
   static std::pair<std::string, std::string> paths_for(const ProcessRoot& root, std::string_view path);
   void add_system_file(const std::string& path, LibrarySet& out);
+  // Whether the file open at `path` (a map_files entry) has a SONAME a library pattern matches;
+  // remembered per inode (a few thousand at most), so each memfd or deleted file is read once.
+  bool soname_matches(const std::string& path, const struct stat& st);
+  static constexpr size_t kMaxSonameVerdicts = 4096;
+  std::map<std::pair<dev_t, ino_t>, bool> soname_verdicts_;
 
   std::vector<plan::LibraryPattern> patterns_;
   std::string maps_buf_;  // reused across processes

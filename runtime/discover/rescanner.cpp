@@ -28,6 +28,18 @@ std::vector<LibraryFile> Rescanner::scan_pid(pid_t pid) {
   return keep_new(found.take());
 }
 
+Rescanner::Loaded Rescanner::scan_loaded(pid_t pid, const std::vector<LoadedName>& names) {
+  Loaded loaded;
+  if (scope_.pid && *scope_.pid != pid) {
+    loaded.done.assign(names.size(), true);
+    return loaded;
+  }
+  LibrarySet found;
+  loaded.done = scanner_.scan_loaded(pid, names, found);
+  loaded.files = keep_new(found.take());
+  return loaded;
+}
+
 std::vector<LibraryFile> Rescanner::keep_new(std::vector<LibraryFile> found) {
   std::vector<LibraryFile> fresh;
   for (LibraryFile& f : found) {

@@ -22,6 +22,14 @@ class Rescanner {
   std::vector<LibraryFile> scan();
   // One process; outside a scope limited to another pid, nothing.
   std::vector<LibraryFile> scan_pid(pid_t pid);
+  // What the dynamic loader says `pid` has just loaded (LibraryScanner::scan_loaded): the new
+  // files, and per name whether the loader may stop sending it.
+  struct Loaded {
+    std::vector<LibraryFile> files;
+    std::vector<bool> done;
+  };
+  Loaded scan_loaded(pid_t pid, const std::vector<LoadedName>& names);
+  bool wants(std::string_view loaded_name) const { return scanner_.wants(loaded_name); }
 
   size_t reported_count() const { return reported_.size(); }
 

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -111,8 +112,15 @@ std::string_view strip_version(std::string_view name) {
 }
 
 Result<ElfFile> ElfFile::open(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // Paths come from processes (their maps, the loader's names) and may be swapped for a FIFO
+  // after discovery looked: never block in open, and read regular files only.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return fail(path, std::string("cannot open: ") + std::strerror(errno));
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return fail(path, "not a regular file");
+  }
   return open_fd(fd, path);
 }
 

@@ -19,6 +19,7 @@ enum class NoticeKind {
   LibraryUnreadable,
   LoadFailed,
   ExecNoticesUnavailable,
+  LoaderHookUnavailable,
   Drops,
   Suppressed,
   LimitOverflow,
@@ -67,6 +68,9 @@ inline constexpr NoticeKindInfo kNoticeKinds[] = {
     {NoticeKind::LoadFailed, "load-failed", "the ring buffer or a unit's programs could not be loaded"},
     {NoticeKind::ExecNoticesUnavailable, "exec-notices-unavailable",
      "exec cannot be followed: new processes are found by rescans only"},
+    {NoticeKind::LoaderHookUnavailable, "loader-hook-unavailable",
+     "the dynamic loader's hook is not running (or not on one loader file): short-lived processes' libraries "
+     "may be missed"},
     {NoticeKind::Drops, "drops",
      "records dropped (a full ring buffer, per rule) or alerts a webhook dropped, with their count"},
     {NoticeKind::Suppressed, "suppressed", "alerts a rule's `limit` held back that no later alert carried"},

@@ -2,6 +2,7 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <set>
 
 #include "runtime/elf/proc_maps_round.hpp"
@@ -27,6 +28,7 @@ int LibraryHub::subscribe(const std::vector<plan::LibraryPattern>& patterns, Del
   for (const discover::LibraryFile& f : e.found) deliver_fn(f);
   e.subscribers[id] = std::move(deliver_fn);
   if (fresh) {
+    if (patterns_added_) patterns_added_();
     discover::Scope scope;
     scope.pid = pid_;
     scope.include_system_paths = !pid_;
@@ -36,9 +38,19 @@ int LibraryHub::subscribe(const std::vector<plan::LibraryPattern>& patterns, Del
   return id;
 }
 
+int LibraryHub::subscribe_loaders(Deliver deliver_fn) {
+  // glibc's ld-linux-x86-64.so.2 (ld-2.31.so before 2.34), and musl's ld-musl-x86_64.so.1,
+  // which the hook refuses by name of what it lacks.
+  static const std::vector<plan::LibraryPattern> kLoaders = {plan::LibraryPattern{false, "ld-*.so*"}};
+  int id = subscribe(kLoaders, std::move(deliver_fn));
+  entries_[keys_[id]].counted = false;
+  return id;
+}
+
 int LibraryHub::watch_processes(const std::vector<plan::LibraryPattern>& patterns,
                                 DeliverProcess deliver_fn) {
   int id = next_id_++;
+  if (patterns_added_) patterns_added_();
   ProcessWatch& w = watches_[id];
   w.scanner = std::make_unique<discover::LibraryScanner>(patterns);
   w.deliver = std::move(deliver_fn);
@@ -81,8 +93,10 @@ void LibraryHub::deliver(Entry& e, std::vector<discover::LibraryFile> files) {
 
 void LibraryHub::scan() {
   elf::ProcMapsRound round;  // every rescanner and watch reads each process's maps once
+  // Not the loaders': a loader file is found by the exec of its first process (scan_pid), and a
+  // periodic walk of every process for them would double the rescans' cost.
   for (auto& [key, e] : entries_)
-    if (!e.subscribers.empty()) deliver(e, e.rescanner->scan());
+    if (!e.subscribers.empty() && e.counted) deliver(e, e.rescanner->scan());
   if (watches_.empty()) return;
   std::vector<pid_t> pids = pid_ ? std::vector<pid_t>{*pid_} : discover::LibraryScanner::all_pids();
   std::set<pid_t> running(pids.begin(), pids.end());
@@ -100,12 +114,31 @@ void LibraryHub::scan_pid(pid_t pid) {
   for (auto& [id, w] : watches_) scan_watched(w, pid, true);
 }
 
+std::vector<bool> LibraryHub::loaded(pid_t pid, const std::vector<discover::LoadedName>& names) {
+  std::vector<bool> done(names.size(), true);
+  for (auto& [key, e] : entries_) {
+    if (e.subscribers.empty()) continue;
+    discover::Rescanner::Loaded found = e.rescanner->scan_loaded(pid, names);
+    for (size_t i = 0; i < names.size(); ++i) done[i] = done[i] && found.done[i];
+    deliver(e, std::move(found.files));
+  }
+  if (pid_ && *pid_ != pid) return done;
+  for (auto& watch : watches_) {
+    ProcessWatch& w = watch.second;  // not a structured binding: clang 14 cannot capture one
+    if (std::any_of(names.begin(), names.end(),
+                    [&w](const discover::LoadedName& n) { return w.scanner->wants(n.name); }))
+      scan_watched(w, pid, false);
+  }
+  return done;
+}
+
 size_t LibraryHub::processes() const {
   std::set<pid_t> alive;
   for (const auto& [patterns, entry] : entries_)
-    for (const discover::LibraryFile& file : entry.found)
-      for (pid_t pid : file.pids)
-        if (!alive.count(pid) && ::kill(pid, 0) == 0) alive.insert(pid);
+    if (entry.counted)
+      for (const discover::LibraryFile& file : entry.found)
+        for (pid_t pid : file.pids)
+          if (!alive.count(pid) && ::kill(pid, 0) == 0) alive.insert(pid);
   return alive.size();
 }
 

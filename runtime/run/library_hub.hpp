@@ -35,9 +35,22 @@ class LibraryHub {
   using DeliverProcess = std::function<void(pid_t, const std::vector<discover::LibraryFile>&)>;
   int watch_processes(const std::vector<plan::LibraryPattern>& patterns, DeliverProcess deliver);
 
+  // The dynamic loader files (ld-*.so*) of every process in scope, for the loader hook
+  // (loader_hook.hpp); their processes are not counted in processes().
+  int subscribe_loaders(Deliver deliver);
+  // Called when a set of patterns is asked for the first time (a reload's new rule file): names
+  // the loader hook passed over before may matter now.
+  void on_patterns_added(std::function<void()> fn) { patterns_added_ = std::move(fn); }
+
   // Every process in scope, or one new process.
   void scan();
   void scan_pid(pid_t pid);
+  // What the dynamic loader says `pid` has just loaded (loader_record.hpp): each subscriber
+  // gets the new files, each process watch the process if one of its files is among them.
+  // Returns, per name, whether the loader hook may stop sending it (LibraryScanner::scan_loaded).
+  std::vector<bool> loaded(pid_t pid, const std::vector<discover::LoadedName>& names);
+  // --pid: the one process discovery looks at (nullopt: every process).
+  std::optional<pid_t> only_pid() const { return pid_; }
   // Processes seen mapping a library file of some rule that are still alive.
   size_t processes() const;
 
@@ -46,6 +59,7 @@ class LibraryHub {
     std::unique_ptr<discover::Rescanner> rescanner;
     std::vector<discover::LibraryFile> found;
     std::map<int, Deliver> subscribers;
+    bool counted = true;  // its processes count in processes() (not the loaders')
   };
   void deliver(Entry& e, std::vector<discover::LibraryFile> files);
   struct ProcessWatch {
@@ -60,6 +74,7 @@ class LibraryHub {
   std::optional<pid_t> pid_;
   std::map<std::string, Entry> entries_;  // by patterns
   std::map<int, std::string> keys_;       // subscription id -> entry
+  std::function<void()> patterns_added_;
   int next_id_ = 1;
 };
 

@@ -19,6 +19,7 @@
 #include "runtime/identity/identity_field.hpp"
 #include "runtime/load/features.hpp"
 #include "runtime/output/queued_sink.hpp"
+#include "runtime/run/loader_record.hpp"
 #include "runtime/run/parallel_for.hpp"
 #include "runtime/run/pods_reporter.hpp"
 #include "runtime/run/session_state.hpp"
@@ -78,8 +79,8 @@ Session::Session(SessionOptions options) : options_(std::move(options)), librari
     if (options_.pid && *options_.pid != pid) return;
     for (const auto& [at, p] : pending_scans_)
       if (p == pid) return;
-    pending_scans_.push_back({now_ms() + 30, pid});
-    pending_scans_.push_back({now_ms() + 300, pid});
+    pending_scans_.emplace(now_ms() + 30, pid);
+    pending_scans_.emplace(now_ms() + 300, pid);
   };
   if (options_.units.empty() && options_.plan) {
     auto build = std::make_unique<UnitBuild>();
@@ -126,6 +127,11 @@ void Session::on_record(std::span<const uint8_t> bytes) {
   std::optional<pid_t> pid;  // the header's tgid
   if (bytes.size() >= header::kPid.end())
     pid = static_cast<pid_t>(plan::read_header<uint32_t>(bytes, header::kPid));
+  if (raw == kLoaderNoticeRuleId) {
+    if (std::optional<pid_t> loaded = loader_ ? loader_->on_record(bytes) : std::nullopt; loaded && scope_)
+      scope_scanned(scope_->scan_pid(*loaded));
+    return;
+  }
   if (raw == plan::kExecNoticeRuleId) {
     ++exec_records_;
     if (pid && context_.on_exec) context_.on_exec(*pid);
@@ -150,6 +156,25 @@ void Session::scope_scanned(const std::vector<std::string>& entered) {
                "cgroup " + cgroup + " no longer exists: rules scoped to it see no process; the others run on",
                {},
                0});
+}
+
+// The dynamic loader's hook (loader_hook.hpp), once the units have subscribed their patterns:
+// without it, new processes' libraries are found by exec notices and rescans only.
+void Session::start_loader_hook() {
+  Result<std::unique_ptr<LoaderHook>> hook = LoaderHook::start(ring_fd_);
+  if (!hook) {
+    notice(Notice{plan::Severity::Warning,
+                  notice_id(NoticeKind::LoaderHookUnavailable),
+                  hook.error() + "; libraries are found by scans at exec and every " +
+                      std::to_string(options_.rescan_ms) + " ms, which miss short-lived processes",
+                  {},
+                  0});
+    return;
+  }
+  loader_ = std::move(hook.value());
+  loader_->follow(libraries_, [this](const std::string& why) {
+    notice(Notice{plan::Severity::Warning, notice_id(NoticeKind::LoaderHookUnavailable), why, {}, 0});
+  });
 }
 
 void Session::notice(const Notice& n) {
@@ -292,6 +317,7 @@ SessionResult Session::run() {
                       std::to_string(options_.rescan_ms) + " ms",
                   {},
                   0});
+  start_loader_hook();
   if (scope_) scope_scanned(scope_->scan());  // before `ready`: the processes already running
   start_round.reset();
   // The cgroups there are now, before any alert: a container that calls and exits at once takes
@@ -374,9 +400,9 @@ SessionResult Session::run() {
       break;
     }
     int64_t now = now_ms();
-    while (!pending_scans_.empty() && pending_scans_.front().first <= now) {
-      pid_t pid = pending_scans_.front().second;
-      pending_scans_.pop_front();
+    while (!pending_scans_.empty() && pending_scans_.begin()->first <= now) {
+      pid_t pid = pending_scans_.begin()->second;
+      pending_scans_.erase(pending_scans_.begin());
       symbols_.remember(pid);
       libraries_.scan_pid(pid);
       if (scope_) scope_scanned(scope_->scan_pid(pid));
@@ -410,6 +436,8 @@ SessionResult Session::run() {
         break;
       }
       for (auto& [path, unit] : units_) unit->every_second();
+      if (std::optional<std::string> lost = loader_ ? loader_->newly_lost() : std::nullopt)
+        notice(Notice{plan::Severity::Warning, notice_id(NoticeKind::Drops), *lost, {}, 0});
       symbols_.forget_exited(now, 10000);
       if (now >= next_identity_refresh) {
         cgroups_->refresh();

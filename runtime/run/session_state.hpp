@@ -19,6 +19,7 @@
 #include "runtime/run/bpf_fill.hpp"
 #include "runtime/run/event_reader.hpp"
 #include "runtime/run/library_hub.hpp"
+#include "runtime/run/loader_hook.hpp"
 #include "runtime/run/metrics_service.hpp"
 #include "runtime/run/pods_reporter.hpp"
 #include "runtime/run/rule_unit.hpp"
@@ -67,7 +68,11 @@ class Session {
   std::map<std::string, std::unique_ptr<RuleUnit>> units_;  // by rule file
   std::unique_ptr<MetricsService> metrics_;
   std::vector<std::pair<RuleUnit*, uint32_t>> metric_rules_;  // the metrics plan's rule id -> unit, rule id
-  std::deque<std::pair<int64_t, pid_t>> pending_scans_;
+  // Exec'd processes to scan, by when: a multimap, so that a scan due later never holds back
+  // one due sooner (an exec storm's +30 ms scans once waited behind the first one's +300 ms).
+  std::multimap<int64_t, pid_t> pending_scans_;
+  std::unique_ptr<LoaderHook> loader_;  // null: this host's loader cannot be hooked (a notice said why)
+  void start_loader_hook();
   int ring_fd_ = -1;                     // the ring every unit writes into
   std::unique_ptr<EventReader> reader_;  // ... and its one reader, handing records out by unit tag
   std::unique_ptr<RingbufFill> ring_fill_;

@@ -291,6 +291,24 @@ TEST(ObjectCache, ADirectoryOthersCanWriteIsIgnored) {
   EXPECT_EQ(cache.load("good"), elf);
 }
 
+// Issue 13, item 4: a cache directory another user owns is theirs to fill: root must not load
+// what it holds (that user's object replaced a cached one and root loaded it, with no warning).
+TEST(ObjectCache, ADirectoryAnotherUserOwnsIsIgnored) {
+  SEAM_REQUIRE_ROOT();  // chown to another user
+  test::TempDir dir;
+  ObjectCache cache(dir.path());
+  std::vector<uint8_t> elf = {0x7f, 'E', 'L', 'F', 2};
+  std::string error;
+  ASSERT_TRUE(cache.store("good", elf, &error)) << error;
+  ASSERT_EQ(chmod(dir.path().c_str(), 0700), 0);
+  ASSERT_EQ(chown(dir.path().c_str(), 65534, 65534), 0);
+  EXPECT_EQ(cache.unsafe_reason().value_or(""), "owned by uid 65534, not seam's uid 0");
+  EXPECT_FALSE(cache.load("good"));
+  EXPECT_FALSE(cache.store("other", elf, &error));
+  ASSERT_EQ(chown(dir.path().c_str(), 0, 0), 0);
+  EXPECT_EQ(cache.load("good"), elf);
+}
+
 // The temporary name is not predictable and is created with O_EXCL: a link planted where the
 // old name (KEY.bpf.o.tmp.PID) would be is never written through.
 TEST(ObjectCache, APlantedLinkAtATemporaryNameIsNotFollowed) {

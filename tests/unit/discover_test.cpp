@@ -4,8 +4,10 @@
 
 #include <dlfcn.h>
 #include <sched.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +17,7 @@
 #include "fixtures/child_process.hpp"
 #include "runtime/discover/find_libraries.hpp"
 #include "runtime/discover/ld_cache.hpp"
+#include "runtime/discover/library_scanner.hpp"
 #include "runtime/discover/rescanner.hpp"
 #include "support/test_support.hpp"
 
@@ -117,6 +120,115 @@ TEST(FindLibraries, ADeletedOrOddlyNamedLibraryIsFoundThroughMapFiles) {
   const LibraryFile* strange = with_inode(files, odd_st);
   ASSERT_NE(strange, nullptr);
   EXPECT_EQ(strange->path_for_attach.rfind(map_files, 0), 0u) << strange->path_for_attach;
+}
+
+// A library loaded from a memfd, or from a deleted file, under a name no pattern matches: its
+// SONAME says what it is, read through /proc/PID/map_files.
+TEST(FindLibraries, AMemfdOrDeletedLibraryWithAnotherNameIsFoundByItsSoname) {
+  if (geteuid() != 0) GTEST_SKIP() << "/proc/PID/map_files needs CAP_SYS_ADMIN or CAP_CHECKPOINT_RESTORE";
+  test::TempDir dir;
+  std::string renamed = dir.path() + "/blob.bin";
+  std::filesystem::copy_file(kFakeCudart, renamed);
+  struct stat renamed_st = stat_of(renamed);
+  std::string contents = test::read_file(kFakeCudart);
+  ChildProcess child = ChildProcess::run([contents, renamed] {
+    int fd = memfd_create("weights", 0);
+    if (fd < 0 || write(fd, contents.data(), contents.size()) != static_cast<ssize_t>(contents.size()))
+      return false;
+    std::string via = "/proc/self/fd/" + std::to_string(fd);
+    return dlopen(via.c_str(), RTLD_NOW) != nullptr && dlopen(renamed.c_str(), RTLD_NOW) != nullptr;
+  });
+  wait_ready(child);
+  ASSERT_EQ(::unlink(renamed.c_str()), 0);
+  std::vector<LibraryFile> files = find_libraries(kCudart, Scope{child.pid(), false});
+  const LibraryFile* memfd = nullptr;
+  for (const LibraryFile& f : files)
+    if (f.display_path == "/memfd:weights (deleted)") memfd = &f;
+  ASSERT_NE(memfd, nullptr) << files.size() << " files found";
+  EXPECT_EQ(test::read_file(memfd->path_for_attach), contents);
+  const LibraryFile* deleted = with_inode(files, renamed_st);
+  ASSERT_NE(deleted, nullptr);
+  EXPECT_EQ(deleted->display_path, renamed + " (deleted)");
+  // Another library's SONAME does not match.
+  EXPECT_TRUE(find_libraries({{false, "libnccl.so*"}}, Scope{child.pid(), false}).empty());
+}
+
+// What the dynamic loader names for a process that has exited already: a whole absolute path
+// to an ELF file is found; a cut path, a descriptor's name or a missing file are not. Every
+// wanted name is left for the next process (not done: in a container the path may name another
+// file); names no pattern wants are done.
+TEST(LibraryScanner, LoadedNamesOfAGoneProcessResolveByPath) {
+  test::TempDir dir;
+  std::string copy = dir.path() + "/new/libcudart.so.12";
+  std::filesystem::create_directories(dir.path() + "/new");
+  std::filesystem::copy_file(kFakeCudart, copy);
+  pid_t gone = 0;
+  {
+    ChildProcess child = child_dlopening(kFakeCudart);
+    wait_ready(child);
+    gone = child.pid();
+  }  // reaped: its /proc entries are gone
+  LibraryScanner scanner(kCudart);
+  std::string missing = dir.path() + "/none/libcudart.so.12";
+  std::vector<LoadedName> names = {{copy, false},    {"/usr/lib/x86_64-linux-gnu/libc.so.6", false},
+                                   {copy, true},     {"/proc/self/fd/3", false},
+                                   {missing, false}, {"libcudart.so.12", false}};
+  LibrarySet out;
+  std::vector<bool> done = scanner.scan_loaded(gone, names, out);
+  EXPECT_EQ(done, (std::vector<bool>{false, true, false, false, false, false}));
+  ASSERT_EQ(out.files().size(), 1u);
+  EXPECT_EQ(out.files()[0].path_for_attach, copy);
+  EXPECT_EQ(out.files()[0].ino, stat_of(copy).st_ino);
+  EXPECT_EQ(out.files()[0].pids, std::vector<pid_t>{gone});
+}
+
+// An exited process not yet reaped (a zombie) still has its /proc entry, but its maps read
+// empty: the named file is taken by path and the name is not done. (Taking the empty maps for a
+// look at the process once marked the library seen, and no later process was looked at.)
+TEST(LibraryScanner, AZombiesLoadedNamesAreTakenByPathAndNotDone) {
+  test::TempDir dir;
+  std::string copy = dir.path() + "/libcudart.so.12";
+  std::filesystem::copy_file(kFakeCudart, copy);
+  pid_t pid = fork();
+  if (pid == 0) _exit(dlopen(copy.c_str(), RTLD_NOW) ? 0 : 1);
+  ASSERT_GT(pid, 0);
+  ASSERT_TRUE(test::wait_until(
+      [&] {
+        std::string stat = test::read_file("/proc/" + std::to_string(pid) + "/stat");
+        size_t paren = stat.rfind(')');
+        return paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] == 'Z';
+      },
+      10s));
+  LibraryScanner scanner(kCudart);
+  LibrarySet out;
+  EXPECT_EQ(scanner.scan_loaded(pid, {{copy, false}}, out), std::vector<bool>{false});
+  ASSERT_EQ(out.files().size(), 1u);
+  EXPECT_EQ(out.files()[0].path_for_attach, copy);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+// A process still running is looked at through its maps, whatever the names say.
+TEST(LibraryScanner, LoadedNamesOfARunningProcessAreItsMappings) {
+  test::TempDir dir;
+  std::string copy = dir.path() + "/libcudart.so.12";
+  std::filesystem::copy_file(kFakeCudart, copy);
+  ChildProcess child = child_dlopening(copy);
+  wait_ready(child);
+  LibraryScanner scanner(kCudart);
+  LibrarySet out;
+  std::vector<bool> done = scanner.scan_loaded(child.pid(), {{"/proc/self/fd/7", false}}, out);
+  EXPECT_EQ(done, std::vector<bool>{false}) << "a descriptor's name is never marked seen";
+  ASSERT_EQ(out.files().size(), 1u);
+  EXPECT_EQ(out.files()[0].ino, stat_of(copy).st_ino);
+  // Its own path, seen in its maps: done.
+  LibrarySet again;
+  EXPECT_EQ(scanner.scan_loaded(child.pid(), {{copy, false}}, again), std::vector<bool>{true});
+  // Nothing wanted: the process is not even looked at.
+  LibrarySet none;
+  EXPECT_EQ(scanner.scan_loaded(child.pid(), {{"/lib/libc.so.6", false}}, none), std::vector<bool>{true});
+  EXPECT_TRUE(none.files().empty());
 }
 
 TEST(FindLibraries, PatternThatMatchesNothingFindsNothing) {

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +35,39 @@ TEST(LibraryHub, SubscribersOfTheSamePatternsShareFilesOldAndNew) {
                 [&](const discover::LibraryFile& f) { other.push_back(f.display_path); });
   EXPECT_TRUE(other.empty());
   dlclose(lib);
+}
+
+// The loader hook's names: a file in a folder never scanned reaches the subscribers even when
+// its process has gone; the loaders' own subscription counts no process; new patterns say so.
+TEST(LibraryHub, LoadedNamesReachSubscribersAndNewPatternsAreAnnounced) {
+  std::string folder = "/tmp/seam-hub-test-" + std::to_string(getpid());
+  std::string copy = folder + "/libcudart.so.12";
+  ASSERT_EQ(system(("mkdir -p " + folder + " && cp " SEAM_FIXTURE_DIR "/libcudart.so.12 " + copy).c_str()),
+            0);
+  LibraryHub hub(std::nullopt);
+  int announced = 0;
+  hub.on_patterns_added([&] { ++announced; });
+  std::vector<std::string> files;
+  hub.subscribe({{false, "libcudart.so*"}},
+                [&](const discover::LibraryFile& f) { files.push_back(f.display_path); });
+  EXPECT_EQ(announced, 1);
+  hub.subscribe({{false, "libcudart.so*"}}, [](const discover::LibraryFile&) {});
+  EXPECT_EQ(announced, 1) << "the same patterns again are not new";
+  size_t before = files.size();
+  pid_t gone = 999999999;  // above pid_max: no such process
+  std::vector<bool> done = hub.loaded(gone, {{copy, false}, {"/lib/x86_64-linux-gnu/libm.so.6", false}});
+  EXPECT_EQ(done, (std::vector<bool>{false, true})) << "its process gone: asked again next time";
+  ASSERT_EQ(files.size(), before + 1);
+  EXPECT_EQ(files.back(), copy);
+  hub.loaded(gone, {{copy, false}});
+  EXPECT_EQ(files.size(), before + 1) << "a file is delivered once";
+
+  size_t processes = hub.processes();
+  std::vector<std::string> loaders;
+  hub.subscribe_loaders([&](const discover::LibraryFile& f) { loaders.push_back(f.display_path); });
+  EXPECT_FALSE(loaders.empty()) << "no ld-*.so* found on this system";
+  EXPECT_EQ(hub.processes(), processes) << "the loaders' processes are every process: not counted";
+  ASSERT_EQ(system(("rm -rf " + folder).c_str()), 0);
 }
 
 }  // namespace

@@ -1,0 +1,151 @@
+#include "runtime/run/loader_hook.hpp"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "compiler/build/build_object.hpp"
+#include "compiler/codegen/template.hpp"
+#include "compiler/plan/record_header.hpp"
+#include "runtime/elf/elf_file.hpp"
+#include "runtime/elf/resolve.hpp"
+#include "runtime/run/loader_record.hpp"
+
+namespace seam::runtime {
+
+namespace {
+
+constexpr size_t kNameBytes = 256;  // SEAM_LOADER_NAME in the template
+
+// struct seam_loader_key in bpf-templates/loader_notice.c.tmpl.
+struct SeenKey {
+  uint64_t cgroup = 0;
+  char name[kNameBytes] = {};
+};
+static_assert(sizeof(SeenKey) == 264);
+
+Error failure(const std::string& what, int err) {
+  return Error{what + ": " + std::strerror(err)};
+}
+
+}  // namespace
+
+Result<std::unique_ptr<LoaderHook>> LoaderHook::start(int ring_fd) {
+  build::BuildOptions options;
+  options.source_name = "seam_loader_notice.bpf.c";
+  build::BuildResult built = build::build_object(
+      codegen::fragment("loader_notice.c.tmpl", {{"rule_id", std::to_string(kLoaderNoticeRuleId) + "U"}}),
+      options);
+  if (!built.ok)
+    return Error{"cannot build the loader hook: " + (built.error.empty() ? built.clang_stderr : built.error)};
+  std::unique_ptr<LoaderHook> hook(new LoaderHook());
+  LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = "seam_loader");
+  hook->obj_ = bpf_object__open_mem(built.object.data(), built.object.size(), &opts);
+  if (!hook->obj_) return failure("cannot open the loader hook", errno);
+  bpf_map* ring = bpf_object__find_map_by_name(hook->obj_, "seam_events");
+  if (!ring || bpf_map__reuse_fd(ring, ring_fd) != 0) return failure("cannot share the ring buffer", errno);
+  if (bpf_map* drops = bpf_object__find_map_by_name(hook->obj_, "seam_drops"))
+    bpf_map__set_max_entries(drops, 1);  // declared by seam_record.h, unused here
+  if (int err = bpf_object__load(hook->obj_); err != 0)
+    return failure("the kernel refused the loader hook", -err);
+  bpf_program* prog = bpf_object__find_program_by_name(hook->obj_, "seam_loader_notice");
+  hook->prog_fd_ = prog ? bpf_program__fd(prog) : -1;
+  hook->seen_fd_ = bpf_object__find_map_fd_by_name(hook->obj_, "seam_loader_seen");
+  hook->lost_fd_ = bpf_object__find_map_fd_by_name(hook->obj_, "seam_loader_lost");
+  if (hook->prog_fd_ < 0 || hook->seen_fd_ < 0 || hook->lost_fd_ < 0)
+    return Error{"the loader hook's object lacks its program or maps"};
+  return hook;
+}
+
+void LoaderHook::follow(LibraryHub& libraries, std::function<void(const std::string&)> warn) {
+  libraries_ = &libraries;
+  libraries.on_patterns_added([this] { forget_seen(); });
+  subscription_ =
+      libraries.subscribe_loaders([this, warn = std::move(warn)](const discover::LibraryFile& loader) {
+        if (auto r = attach(loader); !r && warn) warn(r.error());
+      });
+}
+
+std::optional<pid_t> LoaderHook::on_record(std::span<const uint8_t> bytes) {
+  std::optional<LoaderRecord> record = parse_loader_record(bytes);
+  if (!record || !libraries_) return std::nullopt;
+  std::vector<discover::LoadedName> names;
+  for (const LoaderName& n : record->names) names.push_back({n.name, n.truncated});
+  std::vector<bool> done = libraries_->loaded(record->pid, names);
+  for (size_t i = 0; i < names.size(); ++i)
+    if (done[i]) mark_seen(record->cgroup, names[i].name);
+  return record->pid;
+}
+
+LoaderHook::~LoaderHook() {
+  if (libraries_) {
+    libraries_->unsubscribe(subscription_);
+    libraries_->on_patterns_added(nullptr);
+  }
+  for (bpf_link* link : links_) bpf_link__destroy(link);
+  if (obj_) bpf_object__close(obj_);
+}
+
+Result<bool> LoaderHook::attach(const discover::LibraryFile& loader) {
+  if (!tried_.insert({loader.dev, loader.ino}).second) return false;
+  auto file = elf::ElfFile::open(loader.path_for_attach);
+  if (!file) return Error{file.error()};
+  std::vector<elf::SymbolHit> hook = elf::resolve(*file, "_dl_debug_state");
+  uint64_t r_debug = 0;
+  for (const elf::Symbol& s : file->symbols())
+    if (s.defined && s.value && elf::strip_version(s.name) == "_r_debug") r_debug = s.value;
+  if (hook.empty() || r_debug == 0)
+    return Error{loader.display_path + ": no _dl_debug_state or _r_debug (not glibc's loader)"};
+  // The program finds the process's _r_debug from the probe's address: the same distance as here.
+  LIBBPF_OPTS(bpf_uprobe_opts, opts, .bpf_cookie = r_debug - hook[0].address);
+  // With --pid only that process: the hook then costs the rest of the host nothing.
+  pid_t only = libraries_ && libraries_->only_pid() ? *libraries_->only_pid() : -1;
+  bpf_program* prog = bpf_object__find_program_by_name(obj_, "seam_loader_notice");
+  bpf_link* link =
+      bpf_program__attach_uprobe_opts(prog, only, loader.path_for_attach.c_str(), hook[0].file_offset, &opts);
+  if (!link) return failure("attach the loader hook to " + loader.display_path, errno);
+  links_.push_back(link);
+  return true;
+}
+
+void LoaderHook::mark_seen(uint64_t cgroup, std::string_view name) {
+  SeenKey key;
+  key.cgroup = cgroup;
+  std::memcpy(key.name, name.data(), std::min(name.size(), kNameBytes - 1));
+  uint8_t one = 1;
+  bpf_map_update_elem(seen_fd_, &key, &one, BPF_ANY);
+}
+
+void LoaderHook::forget_seen() {
+  SeenKey key, next;
+  // Deleting the key just read restarts the walk at the first key: the map empties either way.
+  while (bpf_map_get_next_key(seen_fd_, nullptr, &next) == 0) {
+    key = next;
+    if (bpf_map_delete_elem(seen_fd_, &key) != 0) break;
+  }
+}
+
+uint64_t LoaderHook::lost() const {
+  uint32_t zero = 0;
+  uint64_t n = 0;
+  if (bpf_map_lookup_elem(lost_fd_, &zero, &n) != 0) return 0;
+  return n;
+}
+
+}  // namespace seam::runtime
+
+namespace seam::runtime {
+
+std::optional<std::string> LoaderHook::newly_lost() {
+  uint64_t now = lost();
+  if (now <= reported_lost_) return std::nullopt;
+  uint64_t fresh = now - reported_lost_;
+  reported_lost_ = now;
+  return "the dynamic loader's hook lost " + std::to_string(fresh) + " notices (" + std::to_string(now) +
+         " in all): a full ring or a process past its budget; those libraries are found by scans";
+}
+
+}  // namespace seam::runtime

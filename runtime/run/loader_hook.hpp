@@ -1,0 +1,77 @@
+#pragma once
+// The dynamic loader's hook: one small BPF program of seam's own (bpf-templates/
+// loader_notice.c.tmpl) on glibc's _dl_debug_state in every ld.so file discovery finds (the
+// host's, and each container's through /proc/PID/root). When a process has mapped its
+// libraries, at start or by dlopen, it sends the names seam has not marked seen, into the
+// shared ring, waking the reader at once. A process that maps a library in a folder seam has
+// never looked at is known before it runs its own code, so the library's probes are attached
+// while it, or the next process to map it, is still running: the first may be missed, the rest
+// are traced (uprobes are per file, not per process).
+#include <sys/types.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "compiler/diag/result.hpp"
+#include "runtime/discover/library_file.hpp"
+#include "runtime/run/library_hub.hpp"
+
+struct bpf_object;
+struct bpf_link;
+
+namespace seam::runtime {
+
+class LoaderHook {
+ public:
+  // Builds the program (clang, through the object cache: a hit after the first run) and loads
+  // it writing into `ring_fd`. An error names what is missing; the caller carries on without.
+  static Result<std::unique_ptr<LoaderHook>> start(int ring_fd);
+  ~LoaderHook();
+  LoaderHook(const LoaderHook&) = delete;
+  LoaderHook& operator=(const LoaderHook&) = delete;
+
+  // Follows the loader files `libraries` finds (now and later), reporting one that cannot be
+  // hooked through `warn`, and forgets what it marked seen when new patterns come.
+  void follow(LibraryHub& libraries, std::function<void(const std::string&)> warn);
+  // A loader notice from the ring: its names go to the library hub, and those it dealt with
+  // are marked seen. Returns the process, nullopt for bytes that are not a loader notice.
+  std::optional<pid_t> on_record(std::span<const uint8_t> bytes);
+
+  // Attaches to one dynamic loader file. An error for a loader without _dl_debug_state and
+  // _r_debug (musl's) or one the kernel refuses; each file is tried once.
+  Result<bool> attach(const discover::LibraryFile& loader);
+  size_t attached() const { return links_.size(); }
+
+  // The runtime has acted on `name` for processes of `cgroup`: the kernel stops sending it.
+  void mark_seen(uint64_t cgroup, std::string_view name);
+  // Every name is new again (the rules' library patterns changed: names passed over before may
+  // matter now).
+  void forget_seen();
+  // Records not sent: the ring had no room, or a process or the host was past its budget
+  // (bpf-templates/loader_notice.c.tmpl).
+  uint64_t lost() const;
+  // A line for a notice when more were lost since the last call; nullopt otherwise.
+  std::optional<std::string> newly_lost();
+
+ private:
+  LoaderHook() = default;
+  LibraryHub* libraries_ = nullptr;
+  int subscription_ = 0;
+  bpf_object* obj_ = nullptr;
+  int prog_fd_ = -1;
+  int seen_fd_ = -1;
+  int lost_fd_ = -1;
+  uint64_t reported_lost_ = 0;
+  std::set<std::pair<dev_t, ino_t>> tried_;
+  std::vector<bpf_link*> links_;
+};
+
+}  // namespace seam::runtime

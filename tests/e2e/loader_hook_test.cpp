@@ -1,0 +1,150 @@
+// The dynamic loader's hook against the real ld.so: a process's libraries are named once it
+// has mapped them (at start and at dlopen, not before), names marked seen are not sent again
+// for the same cgroup, and forgetting makes them new.
+#include <bpf/bpf.h>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <linux/bpf.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "runtime/run/event_reader.hpp"
+#include "runtime/run/library_hub.hpp"
+#include "runtime/run/loader_hook.hpp"
+#include "runtime/run/loader_record.hpp"
+#include "support/test_support.hpp"
+
+namespace seam::runtime {
+namespace {
+
+using namespace std::chrono_literals;
+
+// cuda_caller LIB 0 0: loads LIB, makes no call, exits once stdin closes.
+pid_t run_loading(const std::string& lib) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    int null = open("/dev/null", O_RDWR);
+    dup2(null, 0);
+    dup2(null, 1);
+    std::string caller = std::string(SEAM_FIXTURE_DIR) + "/cuda_caller";
+    execl(caller.c_str(), caller.c_str(), lib.c_str(), "0", "0", nullptr);
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return pid;
+}
+
+struct Seen {
+  int records = 0;
+  uint64_t cgroup = 0;
+  std::vector<std::string> names;
+};
+
+// Every loader record of `pid` in the ring now.
+Seen records_of(EventReader& reader, pid_t pid) {
+  Seen seen;
+  reader.consume([&](std::span<const uint8_t> bytes) {
+    std::optional<LoaderRecord> r = parse_loader_record(bytes);
+    if (!r || r->pid != pid) return;
+    ++seen.records;
+    seen.cgroup = r->cgroup;
+    for (const LoaderName& n : r->names) seen.names.emplace_back(n.name);
+  });
+  return seen;
+}
+
+bool has(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+TEST(LoaderHook, NamesWhatAProcessLoadedOnceUntilForgotten) {
+  SEAM_REQUIRE_ROOT();
+  int ring = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "seam_events", 0, 0, 1u << 22, nullptr);
+  ASSERT_GE(ring, 0);
+  EventReader reader(ring);
+  ASSERT_TRUE(reader.ok()) << reader.error();
+  LibraryHub libraries(std::nullopt);  // outlives the hook, which unsubscribes from it
+  Result<std::unique_ptr<LoaderHook>> hook = LoaderHook::start(ring);
+  ASSERT_TRUE(hook) << hook.error();
+  std::vector<std::string> warnings;
+  (*hook)->follow(libraries, [&](const std::string& why) { warnings.push_back(why); });
+  ASSERT_GE((*hook)->attached(), 1u) << (warnings.empty() ? "" : warnings[0]);
+
+  test::TempDir dir;
+  std::filesystem::create_directories(dir.path() + "/new");
+  std::string lib = dir.path() + "/new/libcudart.so.12";
+  std::filesystem::copy_file(std::string(SEAM_FIXTURE_DIR) + "/libcudart.so.12", lib);
+
+  pid_t first = run_loading(lib);
+  Seen one = records_of(reader, first);
+  EXPECT_TRUE(has(one.names, lib)) << one.records << " records";
+  // One record at start (its libc among the names), one at the dlopen; none at RT_ADD.
+  EXPECT_LE(one.records, 2);
+  EXPECT_EQ(std::count(one.names.begin(), one.names.end(), lib), 1);
+
+  for (const std::string& name : one.names) (*hook)->mark_seen(one.cgroup, name);
+  pid_t second = run_loading(lib);
+  Seen two = records_of(reader, second);
+  EXPECT_EQ(two.records, 0) << "names marked seen for this cgroup were sent again: " << two.names.size();
+
+  (*hook)->forget_seen();
+  pid_t third = run_loading(lib);
+  EXPECT_TRUE(has(records_of(reader, third).names, lib));
+  EXPECT_EQ((*hook)->lost(), 0u);
+  hook->reset();
+  close(ring);
+}
+
+// A process may send at most 64 records a second (any process can call the loader's hook with
+// names of its own making): one that dlopens 100 new files in a burst gets at most 64 through,
+// and the rest are counted lost.
+TEST(LoaderHook, AProcessSendsAtMostItsBudgetAndTheRestAreCountedLost) {
+  SEAM_REQUIRE_ROOT();
+  int ring = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "seam_events", 0, 0, 1u << 23, nullptr);
+  ASSERT_GE(ring, 0);
+  EventReader reader(ring);
+  ASSERT_TRUE(reader.ok()) << reader.error();
+  LibraryHub libraries(std::nullopt);
+  Result<std::unique_ptr<LoaderHook>> hook = LoaderHook::start(ring);
+  ASSERT_TRUE(hook) << hook.error();
+  (*hook)->follow(libraries, nullptr);
+  ASSERT_GE((*hook)->attached(), 1u);
+
+  test::TempDir dir;
+  constexpr int kFiles = 100;
+  std::vector<std::string> copies;
+  for (int i = 0; i < kFiles; ++i) {
+    copies.push_back(dir.path() + "/libburst" + std::to_string(i) + ".so");
+    std::filesystem::copy_file(std::string(SEAM_FIXTURE_DIR) + "/libcudart.so.12", copies.back());
+  }
+  pid_t child = fork();
+  if (child == 0) {
+    for (const std::string& c : copies)
+      if (!dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL)) _exit(1);
+    _exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  Seen seen = records_of(reader, child);
+  EXPECT_LE(seen.records, 64);
+  EXPECT_GE(seen.records, 32) << "the budget let too few through";
+  EXPECT_GE((*hook)->lost(), static_cast<uint64_t>(kFiles - 64));
+  std::optional<std::string> told = (*hook)->newly_lost();
+  ASSERT_TRUE(told);
+  EXPECT_NE(told->find("notices"), std::string::npos) << *told;
+  EXPECT_FALSE((*hook)->newly_lost()) << "told twice";
+  hook->reset();
+  close(ring);
+}
+
+}  // namespace
+}  // namespace seam::runtime
