@@ -17,7 +17,9 @@ namespace {
 
 using namespace std::chrono_literals;
 
-bool has_kprobes() { return access("/sys/kernel/tracing/kprobe_events", F_OK) == 0; }
+bool has_kprobes() {
+  return access("/sys/kernel/tracing/kprobe_events", F_OK) == 0;
+}
 
 TEST(HealthMetrics, FilesProbesAndUnavailableProbesOfAKnownRun) {
   SEAM_REQUIRE_ROOT();
@@ -35,10 +37,16 @@ TEST(HealthMetrics, FilesProbesAndUnavailableProbesOfAKnownRun) {
   SeamRun seam(dir.path(), {rules, "--pid", std::to_string(caller.pid()), "--listen", listen});
   ASSERT_TRUE(seam.wait_for_notice("ready", "probes attached", 60s)) << seam.stderr_text();
   ASSERT_TRUE(seam.wait_for_notice("listening", listen, 10s)) << seam.stderr_text();
-  std::string body = http_get("http://" + listen + "/metrics");
-  ASSERT_FALSE(body.empty()) << seam.stderr_text();
+  // seam's own figures are taken at each sample (every second), the first one after "ready".
+  std::string body;
   auto has = [&](const std::string& line) { return body.find("\n" + line + "\n") != std::string::npos; };
-  EXPECT_TRUE(has("seam_library_files_attached 1")) << body;
+  EXPECT_TRUE(wait_until(
+      [&] {
+        body = http_get("http://" + listen + "/metrics");
+        return has("seam_library_files_attached 1");
+      },
+      10s))
+      << body;
   EXPECT_TRUE(has("seam_processes_tracked 1")) << body;
   EXPECT_TRUE(has("seam_rule_probes_attached{rule=\"slow_sync\"} 4")) << body;
   EXPECT_TRUE(has("seam_rule_probes_failed{rule=\"slow_sync\"} 0")) << body;

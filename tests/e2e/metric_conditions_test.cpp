@@ -57,7 +57,8 @@ TEST(MetricConditions, WhileAndAfterCountExactlyTheMatchingCalls) {
       << summary;
   // Launches per request id: the id the request's start left on the thread, each request's count
   // observed when it ended (3 and 5), its own series gone.
-  EXPECT_NE(summary.find("metric per_request_ended (hist) from " + rules + ":6\n  (all): 2 values, avg 4, "),
+  EXPECT_NE(summary.find("metric per_request_ended (hist) from " + rules +
+                         ":7\n  (all): 2 values, avg 4, p50 3, p90 5, p99 5\n"),
             std::string::npos)
       << summary;
   EXPECT_EQ(summary.find("id=20"), std::string::npos) << summary;

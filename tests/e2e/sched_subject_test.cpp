@@ -1,8 +1,8 @@
 // The scheduler spans are about the thread their key names, not the task a tracepoint runs in
 // (compiler/codegen/subject.hpp): an off-CPU interval ends in the context of the thread leaving
 // the CPU, and a wait on the run queue begins in the waker's. A Python thread sleeps kSleeps
-// times; every sleep is one off-CPU interval with prev_state != 0 (preemptions have state 0), so
-// the counts are exact:
+// times; every sleep is one off-CPU interval in interruptible sleep, prev_state 1 (preemptions
+// have state 0, and a major page fault's wait, under memory pressure, 2), so the counts are exact:
 //  - with seam pinned to the sleeper's CPU and woken by an alert per interval, seam's own thread
 //    is often the one leaving the CPU when the sleeper comes back: those intervals are kept;
 //  - under --pid the interval is counted though the switch back in runs in another process;
@@ -49,9 +49,9 @@ std::string sleeps_rules(const std::string& pid) {
   return "use sched\n"
          "metric sleeps on sched.offcpu where prev_pid == " +
          pid +
-         " and prev_state != 0 count\n"
+         " and prev_state == 1 count\n"
          "rule each_sleep on sched.offcpu where prev_pid == " +
-         pid + " and prev_state != 0\n    alert info \"slept {duration}\"\n";
+         pid + " and prev_state == 1\n    alert info \"slept {duration}\"\n";
 }
 
 std::string expected_sleeps(const std::string& rules) {

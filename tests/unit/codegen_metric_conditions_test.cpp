@@ -52,12 +52,15 @@ TEST(CodegenMetricConditions, ASeriesBySpanKeyEndsWithItsSpan) {
   EXPECT_EQ(ended.kind, plan::MetricKind::Hist);
   EXPECT_TRUE(ended.labels.empty());
   // The span usdt.request is kept in flight by id; the launch needs its request in flight.
-  ASSERT_EQ(c.lowered.spans.size(), 1u);
-  const std::string& inflight = c.lowered.spans[0].map;
+  int request = -1;
+  for (size_t i = 0; i < c.lowered.spans.size(); ++i)
+    if (c.lowered.spans[i].name == "usdt.request") request = static_cast<int>(i);
+  ASSERT_GE(request, 0);
+  const std::string& inflight = c.lowered.spans[static_cast<size_t>(request)].map;
   const plan::Cond& when = c.lowered.metric_updates[0].when;
   ASSERT_EQ(when.op, plan::CondOp::And);
   EXPECT_EQ(when.kids[1].op, plan::CondOp::CorrelatedWithin);
-  EXPECT_EQ(when.kids[1].span, 0);
+  EXPECT_EQ(when.kids[1].span, request);
   EXPECT_NE(c.generated.c_source.find("bpf_map_lookup_elem(&" + inflight + ", &(__u32){(__u32)c->s["),
             std::string::npos)
       << c.generated.c_source;
@@ -76,7 +79,8 @@ TEST(CodegenMetricConditions, OnlyASeriesByTheSpanKeyAloneEndsWithItsSpan) {
   Compiled c = compile_text(
       "use cuda, usdt\n"
       "metric a on cuda.launch after usdt.request_start within 1m count by usdt.request_start.id, pid\n"
-      "metric b on cuda.stream_sync after usdt.request_start within 1m hist duration by usdt.request_start.id\n");
+      "metric b on cuda.stream_sync after usdt.request_start within 1m hist duration by "
+      "usdt.request_start.id\n");
   ASSERT_EQ(c.diagnostics, "");
   EXPECT_EQ(c.lowered.plan.metrics.size(), 2u);
   EXPECT_EQ(c.generated.c_source.find("ends with the span"), std::string::npos);

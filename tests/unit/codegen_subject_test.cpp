@@ -46,17 +46,21 @@ TEST(CodegenSubject, SchedSpansTestTheKeyedThread) {
   // No early return on the current task: seam's and the target's threads are noted instead.
   EXPECT_EQ(sw.find("if (tgid == seam_self_tgid)"), std::string::npos) << sw;
   EXPECT_NE(sw.find("seam_note_thread(tid, tgid);"), std::string::npos) << sw;
-  EXPECT_NE(sw.find("int seam_current_ok = tgid != seam_self_tgid && tgid == 4242U;"), std::string::npos) << sw;
+  EXPECT_NE(sw.find("int seam_current_ok = tgid != seam_self_tgid && tgid == 4242U;"), std::string::npos)
+      << sw;
   // offcpu begins on prev_pid, tested as the keyed thread (the current one there).
-  EXPECT_NE(sw.find("if (seam_subject_ok((__u32)ctx->prev_pid, tid, seam_current_ok)) {"), std::string::npos)
+  EXPECT_NE(sw.find("if (seam_subject_ok((__u32)((__s64)(__s32)(ctx->prev_pid)), tid, seam_current_ok)) {"),
+            std::string::npos)
       << sw;
   // The ends (next_pid) are not wrapped in any test.
-  EXPECT_EQ(sw.find("seam_subject_ok((__u32)ctx->next_pid"), std::string::npos) << sw;
+  EXPECT_EQ(sw.find("ctx->next_pid)), tid, seam_current_ok"), std::string::npos) << sw;
   std::string waking = sched_program(c, "sched_waking");
-  EXPECT_NE(waking.find("if (seam_subject_ok((__u32)ctx->pid, tid, seam_current_ok)) {"), std::string::npos)
+  EXPECT_NE(waking.find("if (seam_subject_ok((__u32)((__s64)(__s32)(ctx->pid)), tid, seam_current_ok)) {"),
+            std::string::npos)
       << waking;
   // runq also begins at a new thread's first wakeup.
-  EXPECT_NE(sched_program(c, "sched_wakeup_new").find("seam_subject_ok((__u32)ctx->pid"), std::string::npos)
+  EXPECT_NE(sched_program(c, "sched_wakeup_new").find("seam_subject_ok((__u32)((__s64)(__s32)(ctx->pid))"),
+            std::string::npos)
       << c.generated.c_source;
   // Under --pid the keyed thread must be known as the target's.
   EXPECT_NE(c.generated.c_source.find("return tgid && *tgid == 4242U;"), std::string::npos);
