@@ -234,9 +234,14 @@ std::string c_condition(const plan::Cond& c, const ExprContext& ctx) {
       const std::string& map = corr.map;
       std::string began = ctx.in_span_end ? "began" : "now";
       // In task storage a zeroed value (ts 0) is a thread that never saw the event.
+      // An `after` event that begins a keyed span: and that span has not ended (lower_span_key.cpp).
+      std::string in_flight;
+      if (c.span >= 0)
+        in_flight = " && bpf_map_lookup_elem(&" + ctx.program->spans.at(static_cast<size_t>(c.span)).map +
+                    ", &(__u32){(__u32)c->s[" + std::to_string(c.lhs.index) + "]})";
       return "({ struct " + map + "_value *c = " + lookup_by_thread(corr.task_local, map) + "; c && " +
              (corr.task_local ? "c->ts && " : "") + "c->ts <= " + began + " && " + began +
-             " - c->ts <= " + std::to_string(c.within_ns) + "ULL; })";
+             " - c->ts <= " + std::to_string(c.within_ns) + "ULL" + in_flight + "; })";
     }
   }
   return "0";

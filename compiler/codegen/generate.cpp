@@ -9,6 +9,7 @@
 #include "compiler/codegen/c_expr.hpp"
 #include "compiler/codegen/c_invariant.hpp"
 #include "compiler/codegen/scope_slots.hpp"
+#include "compiler/codegen/subject.hpp"
 #include "compiler/codegen/template.hpp"
 
 namespace seam::codegen {
@@ -82,8 +83,33 @@ std::string gated(const ExprContext& ctx, int slot, const std::string& code) {
   return "\tif (seam_in_scope(tgid, " + std::to_string(slot) + ")) {\n" + code + "\t}\n";
 }
 
+std::string indent(const std::string& lines);
+
+// At a span's end, the series of its key in metric `u.retire` ends: its count (or sum) is observed
+// into the histogram `u.metric`, and the series deleted (lower_span_key.cpp).
+std::string metric_retire(const plan::Program& p, const plan::MetricUpdate& u, const ExprContext& ctx) {
+  const plan::Metric& live = p.plan.metrics.at(static_cast<size_t>(u.retire));
+  const plan::Metric& ended = p.plan.metrics.at(static_cast<size_t>(u.metric));
+  std::string observe =
+      fragment("metric_update.c.tmpl", {{"condition", "1"},
+                                        {"metric", ended.name},
+                                        {"map", ended.map},
+                                        {"labels", ""},
+                                        {"value", "final_value"},
+                                        {"update",
+                                         "\t\t\t__sync_fetch_and_add(&m->count, 1);\n"
+                                         "\t\t\t__sync_fetch_and_add(&m->sum, v);\n"},
+                                        {"bucket_update", "\t\t\tSEAM_HIST_ADD(m->buckets, v);\n"}});
+  return fragment("metric_retire.c.tmpl", {{"metric", live.name},
+                                           {"map", live.map},
+                                           {"key", "(__u64)" + c_value(u.key, ctx)},
+                                           {"final", live.kind == plan::MetricKind::Count ? "count" : "sum"},
+                                           {"observe", indent(observe)}});
+}
+
 std::string metric_update(const plan::Program& p, int index, const ExprContext& ctx) {
   const plan::MetricUpdate& u = p.metric_updates.at(static_cast<size_t>(index));
+  if (u.retire >= 0) return metric_retire(p, u, ctx);
   const plan::Metric& m = p.plan.metrics.at(static_cast<size_t>(u.metric));
   std::string labels;
   for (size_t i = 0; i < u.labels.size(); ++i) {
@@ -278,15 +304,53 @@ std::string describe(const plan::Attachment& a, const plan::Program& p) {
   return what;  // it goes into a comment: expand() passes it through comment_text()
 }
 
+bool has_subjects(const plan::Site& site) {
+  return std::any_of(site.actions.begin(), site.actions.end(),
+                     [](const plan::Action& a) { return subject_of(a) != Subject::Current; });
+}
+
+// The helpers of seam_subject.c.tmpl, for a program with a site about other threads.
+std::string subject_helpers(const plan::Program& p, const Options& options) {
+  if (std::none_of(p.sites.begin(), p.sites.end(), has_subjects)) return {};
+  std::string target = std::to_string(options.target_pid) + "U";
+  return fragment(
+      "seam_subject.c.tmpl",
+      {{"and_target", options.target_pid ? " and of the --pid target" : ""},
+       {"not_noted",
+        options.target_pid ? "tgid != seam_self_tgid && tgid != " + target : "tgid != seam_self_tgid"},
+       {"subject_test", options.target_pid      ? "tgid && *tgid == " + target
+                        : options.target_cgroup ? "current_ok"  // a cgroup is known only for the current task
+                                                : "1"}});
+}
+
+// An action of a site with subjects (subject.hpp), under the test its subject needs.
+std::string subject_gated(const plan::Action& a, const std::string& code, const ExprContext& ctx) {
+  switch (subject_of(a)) {
+    case Subject::Current:
+      return "\tif (seam_current_ok) {\n" + code + "\t}\n";
+    case Subject::Keyed:
+      return "\tif (seam_subject_ok(" + key_expr(a.key, ctx) + ", tid, seam_current_ok)) {\n" + code +
+             "\t}\n";
+    case Subject::Begun:
+      break;
+  }
+  return code;
+}
+
 std::string sites(const plan::Program& p, const Options& options) {
   std::string out;
-  std::string filter;
-  if (options.target_pid)
+  std::string filter, current_ok = "tgid != seam_self_tgid";
+  if (options.target_pid) {
     filter += "\tif (tgid != " + std::to_string(options.target_pid) + "U)\n\t\treturn 0;\n";
-  if (options.target_cgroup)
+    current_ok += " && tgid == " + std::to_string(options.target_pid) + "U";
+  }
+  if (options.target_cgroup) {
     filter += "\tif (bpf_get_current_cgroup_id() != " + std::to_string(options.target_cgroup) +
               "ULL)\n\t\treturn 0;\n";
+    current_ok += " && bpf_get_current_cgroup_id() == " + std::to_string(options.target_cgroup) + "ULL";
+  }
   for (const plan::Site& site : p.sites) {
+    const bool subjects = has_subjects(site);
     const plan::Attachment& a = p.plan.attachments.at(static_cast<size_t>(site.attachment));
     ExprContext ctx{&p, context_kind(site, a), false};
     // One slot: test it first (or nothing); several: each rule and metric on its own.
@@ -300,7 +364,7 @@ std::string sites(const plan::Program& p, const Options& options) {
     std::string actions;
     bool needs_time = false;
     for (const plan::Action& act : site.actions) {
-      actions += action(p, act, ctx);
+      actions += subjects ? subject_gated(act, action(p, act, ctx), ctx) : action(p, act, ctx);
       // A task-local span begin reads the clock itself, after the value exists (unless it saves `time`).
       // So does a filtered one (begin_reads_clock), and one that stores nothing reads none.
       bool task_begin = false;
@@ -314,14 +378,19 @@ std::string sites(const plan::Program& p, const Options& options) {
       if (act.kind != plan::ActionKind::StateSet && act.kind != plan::ActionKind::StateClear && !task_begin)
         needs_time = true;
     }
-    out += fragment("site.c.tmpl", {{"description", describe(a, p) + " (" + a.origin + ")"},
-                                    {"section", site.section},
-                                    {"program", a.program},
-                                    {"context", site.context_type},
-                                    {"now", needs_time ? "\t__u64 now = bpf_ktime_get_ns();\n" : ""},
-                                    {"target_filter", filter},
-                                    {"scope_test", scope_test},
-                                    {"actions", actions}});
+    out += fragment(
+        "site.c.tmpl",
+        {{"description", describe(a, p) + " (" + a.origin + ")"},
+         {"section", site.section},
+         {"program", a.program},
+         {"context", site.context_type},
+         {"now", needs_time ? "\t__u64 now = bpf_ktime_get_ns();\n" : ""},
+         {"self_filter",
+          subjects ? "\tseam_note_thread(tid, tgid);\n" : "\tif (tgid == seam_self_tgid)\n\t\treturn 0;\n"},
+         {"target_filter",
+          subjects ? "\tint seam_current_ok = " + current_ok + ";\n\t(void)seam_current_ok;\n" : filter},
+         {"scope_test", scope_test},
+         {"actions", actions}});
   }
   return out;
 }
@@ -378,7 +447,7 @@ Generated generate(const plan::Program& program, const Options& options) {
                                                               std::to_string(scope_slot_count(program)) +
                                                               "] = {};\n" + fragment("scope_test.c.tmpl", {})
                                                         : "") +
-                              (py_gil ? "#include \"py_gil.h\"\n" : "") +
+                              subject_helpers(program, options) + (py_gil ? "#include \"py_gil.h\"\n" : "") +
                               (py_stack ? "#include \"py_stack.h\"\n" : "") +
                               (program.plan.identity_tests.empty() ? "" : "#include \"seam_identity.h\"\n") +
                               (syscall_structs ? fragment("syscall_structs.c.tmpl", {}) : "")},

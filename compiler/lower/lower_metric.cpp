@@ -86,6 +86,7 @@ void Lowerer::lower_metric(const ast::MetricDecl& decl) {
     if (decl.after->within)
       if (const auto* lit = std::get_if<ast::IntLit>(&decl.after->within->node))
         recent.within_ns = lit->value;
+    require_in_flight(recent, *decl.after->resolved, as_rule, correlation);
     parts.push_back(std::move(recent));
   }
   if (!parts.empty()) update.when = all_of(std::move(parts));
@@ -155,10 +156,23 @@ void Lowerer::lower_metric(const ast::MetricDecl& decl) {
   m.key_size = offset;
   m.value_size = 16 + (m.kind == plan::MetricKind::Hist ? 8 * plan::kHistBuckets : 0);
   m.per_cpu = m.kind != plan::MetricKind::Hist;
+  // `by E.key` alone, E beginning a span keyed by it: each key's series ends with its span, read
+  // and deleted there, so it is one shared value (a per-CPU one cannot be read whole in the kernel).
+  const ast::EventDecl* keyed_span = nullptr;
+  if (decl.by.size() == 1 && decl.after && decl.after->resolved && m.kind != plan::MetricKind::Hist) {
+    SpanKeyedBy keyed = span_begun_by(*decl.after->resolved);
+    const std::string& label = decl.by[0].name;
+    if (keyed.span && label.size() > keyed.field->name.name.size() &&
+        label.compare(label.size() - keyed.field->name.name.size() - 1, std::string::npos,
+                      "." + keyed.field->name.name) == 0)
+      keyed_span = keyed.span;
+  }
+  if (keyed_span) m.per_cpu = false;
   metrics_[&decl] = update.metric;
   program.plan.metrics.push_back(std::move(m));
   int index = static_cast<int>(program.metric_updates.size());
   program.metric_updates.push_back(std::move(update));
+  if (keyed_span) retire_with_span(program.plan.metrics.back(), metrics_[&decl], *keyed_span);
 
   if (at_entry) {
     for (int s : call_entry_sites(*event))

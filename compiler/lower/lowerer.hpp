@@ -23,6 +23,13 @@ struct EventSites {
   bool keyed = false;  // a begin..end pair matched by a `key`: begin and end run on different threads
 };
 
+// A keyed span begun by the probe of an `after` event, and the event's field that is its key
+// (lower_span_key.cpp); span is null when the event begins none.
+struct SpanKeyedBy {
+  const ast::EventDecl* span = nullptr;
+  const ast::FieldDecl* field = nullptr;
+};
+
 class Lowerer {
  public:
   Lowerer(const Input& input, const Options& options) : input_(input), options_(options) {}
@@ -71,6 +78,13 @@ class Lowerer {
   void lower_metric(const ast::MetricDecl& metric);
   void lower_window(const ast::RuleDecl& rule, uint32_t rule_id);
 
+  // ---- lower_span_key.cpp
+  SpanKeyedBy span_begun_by(const ast::EventDecl& after);
+  // `after E within D` where E begins a keyed span: and that span is still in flight for E's key.
+  void require_in_flight(plan::Cond& recent, const ast::EventDecl& after, const ast::RuleDecl& rule,
+                         int correlation);
+  // Metric `live` (index `live_index`) by the span's key alone: its series end with their span.
+  void retire_with_span(const plan::Metric& live, int live_index, const ast::EventDecl& span);
   // ---- record_layout.cpp
   plan::RuleCheck rule_check(const ast::RuleDecl& rule, uint32_t rule_id, int correlation);
 

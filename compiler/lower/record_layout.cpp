@@ -59,6 +59,7 @@ plan::RuleCheck Lowerer::rule_check(const ast::RuleDecl& rule, uint32_t rule_id,
     if (rule.after->within)
       if (const auto* lit = std::get_if<ast::IntLit>(&rule.after->within->node))
         recent.within_ns = lit->value;
+    if (rule.after->resolved) require_in_flight(recent, *rule.after->resolved, rule, correlation);
     parts.push_back(std::move(recent));
   }
   check.when = all_of(std::move(parts));

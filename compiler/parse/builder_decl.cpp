@@ -121,9 +121,15 @@ ast::EventDecl Builder::event(const Node& n, bool is_span) {
     const Node& c = *n.children[i];
     if (c.is_type<g::pair>()) {
       for (const auto& side : c.children) {
-        ast::ProbeSpec spec = probe(*side->children[0], ast::ProbeKind::Uprobe);
-        if (side->children.size() > 1) spec.key = expr(*side->children[1]->children[0]);
-        (side->is_type<g::pair_begin>() ? ev.begin : ev.end).push_back(std::move(spec));
+        std::vector<ast::ProbeSpec>& specs = side->is_type<g::pair_begin>() ? ev.begin : ev.end;
+        size_t first = specs.size();
+        for (const auto& part : side->children) {  // probe { | probe } [key]: the key is every probe's
+          if (!part->is_type<g::key>()) {
+            specs.push_back(probe(*part, ast::ProbeKind::Uprobe));
+            continue;
+          }
+          for (size_t i = first; i < specs.size(); ++i) specs[i].key = expr(*part->children[0]);
+        }
       }
     } else if (c.is_type<g::args>()) {
       fields(c, false, ev.fields);

@@ -321,7 +321,9 @@ struct results : seq<tok<arrow>, must<param_list>> {};
 struct fields : seq<opt<args>, opt<results>> {};
 
 struct key : seq<tok<kw_key>, must<expr>> {};
-struct pair_begin : seq<probe, opt<key>> {};
+// Alternatives for the begin share its key: `tracepoint a | tracepoint b key pid` (a key after
+// each would read `pid | tracepoint` as one expression).
+struct pair_begin : seq<probe, star<tok<bar>, must<probe>>, opt<key>> {};
 struct pair_end : seq<probe, opt<key>> {
   static constexpr const char* what = "a probe";
 };

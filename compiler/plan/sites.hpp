@@ -77,6 +77,7 @@ struct Cond {
   bool is_signed = false;
   int index = -1;
   int64_t within_ns = 0;
+  int span = -1;  // CorrelatedWithin: and span `span` is in flight for the key `lhs` (lower_span_key.cpp)
 };
 
 // One rule evaluated at a site: if `when` holds, reserve a record and fill it.
@@ -134,6 +135,10 @@ struct MetricUpdate {
   Cond when;                  // the metric's `where`
   std::vector<Value> labels;  // in Metric::labels order; Comm labels are read into the key
   Value value;                // sum / hist: the value; count: unused
+  // At a span's end: the series of metric `retire` labelled `key` ends; its count (or sum) is
+  // observed into this update's `metric` (a histogram without labels) and the series deleted.
+  int retire = -1;
+  Value key;
 };
 
 enum class ActionKind { SpanBegin, SpanEnd, StateSet, StateClear, CorrelationMark, Rules, MetricUpdate };

@@ -116,6 +116,24 @@ TEST(ParseDecls, PairSpanWithKeysAndFields) {
   EXPECT_EQ(ev.fields.size(), 2u);
 }
 
+TEST(ParseDecls, PairBeginAlternativesShareTheKey) {
+  auto p = parse(
+      "module sched\n"
+      "span runq = tracepoint sched:sched_waking | tracepoint sched:sched_wakeup_new key pid\n"
+      "    .. tracepoint sched:sched_switch key next_pid\n  (pid: i32)\n");
+  ASSERT_FALSE(p->diags.has_errors()) << p->dump();
+  const auto& ev = p->only<ast::EventDecl>();
+  ASSERT_EQ(ev.begin.size(), 2u);
+  ASSERT_EQ(ev.end.size(), 1u);
+  EXPECT_EQ(ev.begin[0].name, "sched_waking");
+  EXPECT_EQ(ev.begin[1].name, "sched_wakeup_new");
+  for (const ast::ProbeSpec& b : ev.begin) {
+    ASSERT_TRUE(b.key);
+    EXPECT_EQ(std::get<ast::NameRef>(b.key->node).name.str(), "pid");
+  }
+  EXPECT_EQ(std::get<ast::NameRef>(ev.end[0].key->node).name.str(), "next_pid");
+}
+
 TEST(ParseDecls, PairOfBareCallsitesIsUprobes) {
   auto p = parse("span s = lib:begin_work .. lib:end_work");
   ASSERT_FALSE(p->diags.has_errors()) << p->dump();
