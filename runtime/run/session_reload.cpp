@@ -68,9 +68,11 @@ void Session::request_reload(bool asked) {
   // Compile on a worker: the loop keeps reading every ring meanwhile.
   compiling_ = std::async(std::launch::async, [compile = options_.compile_unit, files = plan.compile] {
     CompileBatch batch;
-    for (const std::string& file : files)
-      batch.emplace_back(
-          file, compile ? compile(file) : UnitCompileResult{nullptr, "", "", file + ": cannot compile"});
+    for (const std::string& file : files) {
+      UnitCompileResult none;
+      none.error = file + ": cannot compile";
+      batch.emplace_back(file, compile ? compile(file) : std::move(none));
+    }
     return batch;
   });
 }
@@ -81,7 +83,7 @@ void Session::reload_failed(const std::string& path, const std::string& hash, co
   failed_[path] = hash;
   std::cerr << "seam run: reload of " << path << " failed; its previous version keeps running\n";
   if (!diagnostics.empty()) std::cerr << diagnostics;
-  // A unit that printed diagnostics is reported by one of their lines (cli/compile_unit.cpp).
+  // A unit that printed diagnostics is reported by one of their lines (cli/compile_driver.cpp).
   if (!message.empty() && diagnostics.empty()) std::cerr << message << "\n";
   notice(Notice{plan::Severity::Error,
                 notice_id(NoticeKind::ReloadFailed),
@@ -105,10 +107,10 @@ void Session::apply_reload(CompileBatch batch) {
   for (auto& [path, compiled_unit] : batch) {
     if (!compiled_unit.build) {
       ++failed;
-      reload_failed(path, compiled_unit.hash, compiled_unit.error, compiled_unit.diagnostics);
+      reload_failed(path, compiled_unit.hash, compiled_unit.error, compiled_unit.printed);
       continue;
     }
-    if (!compiled_unit.diagnostics.empty()) std::cerr << compiled_unit.diagnostics;  // warnings
+    if (!compiled_unit.printed.empty()) std::cerr << compiled_unit.printed;  // warnings
     std::string hash = compiled_unit.build->hash;
     if (auto clash = conflict(path, compiled_unit.build->plan)) {
       ++failed;
