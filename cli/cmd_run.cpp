@@ -317,6 +317,7 @@ int run(RunFlags& flags) {
   session.rule_paths = flags.compile.paths;
   session.module_files = unit_files.not_units;
   session.compile_unit = [driver](const std::string& path) { return driver->compile_unit(path); };
+  session.compiler_output = [](const std::string& text) { std::cerr << text; };
   session.reload = &g_reload;
   session.watch = !flags.no_watch;
   session.sinks = std::move(sinks);

@@ -71,6 +71,7 @@ int run_bundle(BundleRun run) {
   session.units.push_back(std::move(loaded.unit.build));
   session.rule_paths = {run.path};
   session.compile_unit = [load = run.load](const std::string& path) { return load_bundle(path, load).unit; };
+  session.compiler_output = [](const std::string& text) { std::cerr << text; };
   session.reload = run.reload;
   session.watch = run.watch;
   session.sinks = std::move(run.sinks);

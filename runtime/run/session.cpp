@@ -44,7 +44,10 @@ uint64_t count_open_fds() {
 
 }  // namespace
 
-Session::Session(SessionOptions options) : options_(std::move(options)), libraries_(options_.pid) {
+Session::Session(SessionOptions options)
+    : options_(std::move(options)),
+      libraries_(options_.pid),
+      reloader_(options_.rule_paths, options_.module_files, {}) {
   // Each output behind its own queue and thread (webhooks have theirs): a stalled one drops and
   // counts its own records while the others, the metrics and SIGTERM go on.
   for (auto& s : options_.sinks) {
@@ -79,12 +82,6 @@ Session::Session(SessionOptions options) : options_(std::move(options)), librari
     pending_scans_.push_back({now_ms() + 30, pid});
     pending_scans_.push_back({now_ms() + 300, pid});
   };
-  if (options_.units.empty() && options_.plan) {
-    auto build = std::make_unique<UnitBuild>();
-    build->plan = *options_.plan;
-    build->object.assign(options_.object.begin(), options_.object.end());
-    options_.units.push_back(std::move(build));
-  }
 }
 
 Session::~Session() {
@@ -96,25 +93,21 @@ Session::~Session() {
 
 // One ring buffer for every unit (--ringbuf-size in all, whatever the number of rule files): the
 // objects reuse its fd at load, and each record's rule id carries the unit's tag.
-bool Session::open_ring(std::string* error) {
+Result<uint32_t> Session::open_ring() {
   uint32_t bytes = options_.ringbuf_bytes;
   // Lowering grows a unit's ring to hold its largest records (stack copies): never below that.
   for (const auto& unit : options_.units) bytes = std::max(bytes, unit->plan.ringbuf_bytes);
   ring_fd_ = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "seam_events", 0, 0, bytes, nullptr);
-  if (ring_fd_ < 0) {
-    *error = "cannot create the ring buffer (" + std::to_string(bytes) + " bytes): " + std::strerror(errno);
-    return false;
-  }
+  if (ring_fd_ < 0)
+    return Error{"cannot create the ring buffer (" + std::to_string(bytes) +
+                 " bytes): " + std::strerror(errno)};
   reader_ = std::make_unique<EventReader>(ring_fd_);
-  if (!reader_->ok()) {
-    *error = "cannot read the ring buffer: " + reader_->error();
-    return false;
-  }
+  if (!reader_->ok()) return Error{"cannot read the ring buffer: " + reader_->error()};
   ring_fill_ = std::make_unique<RingbufFill>(ring_fd_);
   result_.ringbuf_bytes = bytes;
   context_.ring_fd = ring_fd_;
   context_.drain = [this] { reader_->consume([this](std::span<const uint8_t> b) { on_record(b); }); };
-  return true;
+  return bytes;
 }
 
 void Session::on_record(std::span<const uint8_t> bytes) {
@@ -125,7 +118,6 @@ void Session::on_record(std::span<const uint8_t> bytes) {
   if (bytes.size() >= header::kPid.end())
     pid = static_cast<pid_t>(plan::read_header<uint32_t>(bytes, header::kPid));
   if (raw == plan::kExecNoticeRuleId) {
-    ++exec_records_;
     if (pid && context_.on_exec) context_.on_exec(*pid);
     return;
   }
@@ -229,9 +221,8 @@ metrics::SelfStats Session::self_stats() const {
 
 SessionResult Session::run() {
   int64_t started = now_ms();
-  std::string ring_error;
-  if (!open_ring(&ring_error)) {
-    notice(Notice{plan::Severity::Error, notice_id(NoticeKind::LoadFailed), ring_error, {}, 0});
+  if (Result<uint32_t> ring = open_ring(); !ring) {
+    notice(Notice{plan::Severity::Error, notice_id(NoticeKind::LoadFailed), ring.error(), {}, 0});
     for (auto& s : sinks_) s->flush();
     result_.exit_code = 1;
     return result_;
@@ -260,17 +251,17 @@ SessionResult Session::run() {
     std::unique_ptr<UnitBuild>& build = options_.units[i];
     std::string path = build->path;
     std::optional<std::string> clash = conflict(path, build->plan);
-    std::string error = clash ? path + ": " + *clash : "";
-    std::unique_ptr<RuleUnit> unit =
-        clash ? nullptr : RuleUnit::start(std::move(build), context_, &error, &loaded[i], tags[i]);
+    Result<std::unique_ptr<RuleUnit>> unit =
+        clash ? Error{path + ": " + *clash}
+              : RuleUnit::start(std::move(build), context_, &loaded[i], tags[i]);
     if (!unit) {
-      notice(Notice{plan::Severity::Error, notice_id(NoticeKind::LoadFailed), error, {}, 0});
+      notice(Notice{plan::Severity::Error, notice_id(NoticeKind::LoadFailed), unit.error(), {}, 0});
       for (auto& [p, u] : units_) u->stop();
       for (auto& s : sinks_) s->flush();
       result_.exit_code = 1;
       return result_;
     }
-    units_[path] = std::move(unit);
+    units_[path] = std::move(*unit);
   }
   options_.units.clear();
   bool follows_exec = false;
