@@ -44,6 +44,23 @@ class Session {
   SessionResult run();
 
  private:
+  // run()'s phases, in order.
+  bool start_units();
+  void announce_ready(int64_t started);
+  bool serve_metrics();
+  void drop_privileges();
+  void loop(int64_t started);
+  void stop_units();
+  SessionResult fail();  // stops what started, exit code 1
+
+  struct Timers {
+    int64_t next_rescan = 0, next_second = 0, next_report = 0, next_identity_refresh = 0;
+  };
+  void scan_processes(int64_t now, Timers& timers);
+  bool every_second(int64_t now, Timers& timers);
+  std::function<void(uint32_t, Alert&)> user_space_alerts();
+  void print_summary();
+
   void notice(const Notice& n);
   std::optional<std::string> conflict(const std::string& path, const plan::Plan& plan) const;
   void units_changed();
