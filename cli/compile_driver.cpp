@@ -143,6 +143,7 @@ CompiledRules CompileDriver::compile(const std::vector<std::string>& paths,
   lower::Input input;
   for (const ast::File& f : out.program.modules) input.modules.push_back(&f);
   std::vector<std::string> overlay_paths;
+  overlay_paths.reserve(overlays.size());
   for (const std::string& o : overlays) overlay_paths.push_back(real_path(o));
   for (const ast::File& f : out.program.rule_files)
     if (!contains(overlay_paths, real_path(f.source->path()))) input.rule_files.push_back(&f);

@@ -454,7 +454,7 @@ bool Session::every_second(int64_t now, Timers& timers) {
   }
   metrics_->tick(now_ms() * 1000000, user_space_alerts());
   metrics_->set_self(self_stats());
-  if (auto n = pods_reporter_->check()) notice(std::move(*n));
+  if (auto n = pods_reporter_->check()) notice(*n);
   timers.next_second = now + 1000;
   return true;
 }
@@ -468,6 +468,7 @@ void Session::stop_units() {
   std::vector<RuleUnit*> running;
   for (auto& [path, unit] : units_) running.push_back(unit.get());
   std::vector<std::thread> detaching;
+  detaching.reserve(running.size());
   for (RuleUnit* unit : running) detaching.emplace_back([unit] { unit->detach_probes(); });
   for (std::thread& t : detaching) t.join();
   for (auto& [path, unit] : units_) {

@@ -90,12 +90,13 @@ namespace {
 // file is rewritten as soon as the loader has read it (its close wakes an editor thread), and the
 // unit must come back with the first version's diagnostics and the first version's hash, while
 // the file on disk hashes as the second. A rewrite that comes only after compile_unit returned
-// proves nothing, and that try is made again.
+// proves nothing, and that try is made again (up to 20 times: the driver reads the stdlib before
+// the file, so little work is left after the read, and a loaded machine may wake the editor late).
 TEST(CompileUnit, TheHashIsOfTheExactTextCompiled) {
   const std::string first = "use cuda\n\nrule seq\n    on cudaMalloc\n    alert info \"v1 {first}\"\n";
   const std::string second = "use cuda\n\nrule seq\n    on cudaMalloc\n    alert info \"v2 {second}\"\n";
   bool in_time = false;
-  for (int attempt = 0; attempt < 5 && !in_time; ++attempt) {
+  for (int attempt = 0; attempt < 20 && !in_time; ++attempt) {
     test::TempDir dir;
     std::string path = dir.write("edited.seam", first);
     int watch = inotify_init1(IN_CLOEXEC);
@@ -123,7 +124,7 @@ TEST(CompileUnit, TheHashIsOfTheExactTextCompiled) {
     EXPECT_EQ(r.error, path + ":5:21: error[E0503]: unknown field '{first}' in the message") << r.printed;
     EXPECT_EQ(r.hash, build::ContentHash().add(first).hex());
   }
-  EXPECT_TRUE(in_time) << "the file was rewritten only after compile_unit returned, five times";
+  EXPECT_TRUE(in_time) << "the file was rewritten only after compile_unit returned, twenty times";
 }
 
 }  // namespace
