@@ -1,7 +1,8 @@
 #pragma once
 // One rule file running: its BPF object loaded, its probes attached (uprobes through the shared
 // LibraryHub), its records (taken from the one ring every unit shares, by the unit tag in their
-// rule id) fed to its own AlertPipeline, which writes to the outputs every unit shares. A reload starts the new unit of a file before it stops the old one.
+// rule id) fed to its own AlertPipeline, which writes to the outputs every unit shares. A reload
+// starts the new unit of a file before it stops the old one.
 #include <sys/types.h>
 
 #include <functional>
