@@ -14,9 +14,8 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
-#include "cli/compile_rules.hpp"
+#include "cli/compile_driver.hpp"
 #include "cli/default_rules.hpp"
-#include "cli/routes.hpp"
 #include "cli/version.hpp"
 #include "compiler/build/content_hash.hpp"
 #include "compiler/bundle/bundle.hpp"
@@ -59,25 +58,29 @@ int build(BuildFlags& flags) {
   bundle::Bundle out;
   out.engine_version = engine_version();
   out.built_on_kernel = this_kernel();
-  std::string first_c;
+  // The files are read and checked once; the variant for kernels with task-local storage is the
+  // same checked program lowered again.
+  DriverOptions options;
+  options.compile = flags.compile;
+  options.compile.lower.task_storage = false;
+  CompileDriver driver(std::move(options));
+  CompiledRules compiled = driver.compile_all(std::cerr);
+  if (!compiled.ok) return 1;
+  for (const auto& source : compiled.program.sources)
+    out.sources.push_back({source->path(), build::ContentHash().add(source->text()).hex()});
+  const std::string first_c = compiled.generated.c_source;
   for (bool task_storage : {false, true}) {
-    CompileOptions options = flags.compile;
-    options.lower.task_storage = task_storage;
-    // Diagnostics once: the second variant's would repeat the first's.
-    std::ostringstream quiet;
-    CompiledRules rules = compile_rules(options, task_storage ? quiet : std::cerr);
-    if (!rules.ok) return 1;
-    if (task_storage && rules.generated.c_source == first_c)
-      break;  // nothing per-thread: one variant fits all
-    build::BuildResult built = build_rules(rules, std::cerr);
-    if (!built.ok) return 1;
-    if (!task_storage) {
-      first_c = rules.generated.c_source;
-      for (const auto& source : rules.program.sources)
-        out.sources.push_back({source->path(), build::hash_file(source->path())});
-      out.outputs = declared_outputs(rules.program);
+    if (task_storage) {
+      lower::Options lower = flags.compile.lower;
+      lower.task_storage = true;
+      std::ostringstream quiet;  // notes once: the second variant's would repeat the first's
+      compiled = driver.relower(std::move(compiled), lower, quiet);
+      if (!compiled.ok) return 1;
+      if (compiled.generated.c_source == first_c) break;  // nothing per-thread: one variant fits all
     }
-    out.variants.push_back({task_storage, std::move(rules.lowered.plan), std::move(built.object)});
+    build::BuildResult built = build_rules(compiled, std::cerr);
+    if (!built.ok) return 1;
+    out.variants.push_back({task_storage, std::move(compiled.lowered.plan), std::move(built.object)});
   }
   std::vector<uint8_t> bytes = bundle::encode(out);
   if (!write_atomically(flags.output, bytes)) {

@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
-#include "cli/compile_rules.hpp"
+#include "cli/compile_driver.hpp"
 
 namespace seam::cli {
 

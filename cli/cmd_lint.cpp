@@ -10,10 +10,10 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/compile_driver.hpp"
 #include "cli/default_rules.hpp"
 #include "cli/rule_toggles.hpp"
 #include "compiler/bundle/bundle.hpp"
-#include "compiler/check/check.hpp"
 #include "compiler/diag/render.hpp"
 
 namespace seam::cli {
@@ -56,15 +56,12 @@ int lint(const LintOptions& options) {
     for (const std::string& path : options.paths) code = std::max(code, lint_bundle(path));
     return code;
   }
-  check::LoadOptions load;
-  load.stdlib_dirs = check::default_stdlib_dirs();
-  load.stdlib_dirs.insert(load.stdlib_dirs.end(), options.stdlib_dirs.begin(), options.stdlib_dirs.end());
-  std::vector<std::string> paths =
+  DriverOptions driver;
+  driver.compile.paths =
       options.paths.empty() ? std::vector<std::string>{default_rules_dir()} : options.paths;
-
-  check::Program program = check::load(paths, load);
-  program.toggles = options.toggles.toggles();
-  check::check(program);
+  driver.compile.extra_stdlib_dirs = options.stdlib_dirs;
+  driver.compile.toggles = options.toggles.toggles();
+  check::Program program = CompileDriver(std::move(driver)).check_all();
   const diag::Diagnostics& diags = program.diagnostics;
 
   if (options.format == "json") {

@@ -9,20 +9,17 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
-#include <filesystem>
 #include <iostream>
 #include <iterator>
 #include <thread>
 
 #include "cli/adhoc_rules.hpp"
 #include "cli/commands.hpp"
-#include "cli/compile_rules.hpp"
-#include "cli/compile_unit.hpp"
+#include "cli/compile_driver.hpp"
 #include "cli/default_rules.hpp"
 #include "cli/dry_run.hpp"
 #include "cli/kernel_probes.hpp"
 #include "cli/pods_flags.hpp"
-#include "cli/routes.hpp"
 #include "cli/rule_toggles.hpp"
 #include "cli/run_bundle.hpp"
 #include "cli/traced_command.hpp"
@@ -31,14 +28,12 @@
 #include "compiler/plan/cgroup_path.hpp"
 #include "runtime/load/features.hpp"
 #include "runtime/load/task_storage_probe.hpp"
+#include "runtime/output/plan_outputs.hpp"
 #include "runtime/output/sink.hpp"
 #include "runtime/output/stderr_notice_sink.hpp"
 #include "runtime/output/webhook_options.hpp"
-#include "runtime/run/parallel_for.hpp"
-#include "runtime/run/reload_plan.hpp"
 #include "runtime/run/session.hpp"
 #include "runtime/safety/fd_limit.hpp"
-#include "runtime/safety/rule_file_safety.hpp"
 
 namespace seam::cli {
 
@@ -140,30 +135,6 @@ bool add_adhoc_rules(RunFlags& flags, AdhocRules& adhoc) {
     p = *path;
   }
   return true;
-}
-
-// Rule and stdlib files become kernel programs run as root: refuse any that someone other
-// than root could have changed. Every refused file is named, then nothing is loaded.
-bool rule_files_are_safe(const check::Program& program) {
-  bool safe = true;
-  for (const auto& source : program.sources)
-    if (auto reason = runtime::insecure_reason(source->path())) {
-      std::cerr << "seam run: " << *reason << "\n";
-      safe = false;
-    }
-  return safe;
-}
-
-// The user's files (as rule_files() lists them) that declare a module rather than rules.
-std::vector<std::string> user_modules(const check::Program& program, const std::vector<std::string>& files) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  for (const ast::File& module : program.modules) {
-    auto canonical = std::filesystem::weakly_canonical(module.source->path(), ec);
-    for (const std::string& f : files)
-      if (std::filesystem::weakly_canonical(f, ec) == canonical) out.push_back(f);
-  }
-  return out;
 }
 
 int run(RunFlags& flags) {
@@ -280,28 +251,26 @@ int run(RunFlags& flags) {
   flags.compile.lower.task_storage = task_storage.usable;
   if (!task_storage.usable)
     std::cerr << "seam: note: per-thread maps fall back to LRU hashes: " << task_storage.reason << "\n";
-  CompiledRules rules = compile_rules(flags.compile, std::cerr);
+  // One driver for the start and every reload: each file is read and checked once, all together
+  // as `seam lint` sees them (every diagnostic, also those across files: a route to an output
+  // another file declares), then each rule file is lowered and built alone as a rule unit, so
+  // that a reload replaces only the files that changed (docs/operations.md).
+  DriverOptions driver_options;
+  driver_options.compile = flags.compile;
+  driver_options.compile.probe_missing = missing_on_this_kernel;  // such rules left out, with a notice
+  driver_options.allow_insecure_rules = flags.allow_insecure_rules;
+  auto driver = std::make_shared<CompileDriver>(std::move(driver_options));
+  CompiledRules rules = driver->compile_all(std::cerr);
   if (!rules.ok) return 1;
-  if (!flags.allow_insecure_rules && !rule_files_are_safe(rules.program)) return 2;
+  if (!driver->sources_are_safe(rules.program, std::cerr)) return 2;
   // Outputs declared in the rule files join those on the command line; with neither, stdout.
-  if (!declared_sinks(rules.program, sinks, std::cerr)) return 2;
-  // Then one rule unit per rule file, each compiled alone, so that a reload replaces only the
-  // files that changed (docs/operations.md).
-  UnitOptions unit_options;
-  unit_options.compile = flags.compile;
-  unit_options.compile.probe_missing = missing_on_this_kernel;  // such rules left out, with a notice
-  unit_options.compile.outputs_elsewhere = true;
-  unit_options.allow_insecure_rules = flags.allow_insecure_rules;
-  std::vector<std::string> files = runtime::rule_files(flags.compile.paths);
-  unit_options.module_files = user_modules(rules.program, files);
-  // Files that tune other files' rules are compiled with every unit (tuning_files.hpp).
-  TuningFiles tuning = tuning_files(rules.program, files);
-  unit_options.tuning_files = tuning.all;
-  std::erase_if(files, [&](const std::string& f) {
-    return std::find(unit_options.module_files.begin(), unit_options.module_files.end(), f) !=
-               unit_options.module_files.end() ||
-           std::find(tuning.tuning_only.begin(), tuning.tuning_only.end(), f) != tuning.tuning_only.end();
-  });
+  auto declared = runtime::open_outputs(rules.lowered.plan);
+  if (!declared) {
+    std::cerr << declared.error() << "\n";
+    return 2;
+  }
+  std::move(declared->begin(), declared->end(), std::back_inserter(sinks));
+  UnitFiles unit_files = driver->split_units(rules.program);
   if (!has_rules(rules.program)) {
     std::cerr << "seam run: no rule or metric to run in " << join_paths(flags.compile.paths) << "\n";
     return 1;
@@ -313,20 +282,18 @@ int run(RunFlags& flags) {
     return attach_check(statuses, flags.strict) ? 0 : 1;
   }
   if (!attach_check(statuses, flags.strict)) return 1;
-  std::vector<runtime::UnitCompileResult> compiled(files.size());
-  std::vector<int> codes(files.size(), 0);
-  runtime::parallel_for(files.size(),
-                        [&](size_t i) { compiled[i] = compile_unit(files[i], unit_options, &codes[i]); });
+  std::vector<runtime::UnitCompileResult> compiled = driver->build_units(rules, unit_files.units);
   std::vector<std::unique_ptr<runtime::UnitBuild>> units;
   int exit_code = 0;
   double compile_ms = 0;
-  for (size_t i = 0; i < files.size(); ++i) {
-    exit_code = std::max(exit_code, codes[i]);
-    if (!compiled[i].build) std::cerr << compiled[i].diagnostics;  // the rest was printed above
-    if (compiled[i].build) {
-      compile_ms += compiled[i].build->compile_ms;
-      units.push_back(std::move(compiled[i].build));
+  for (runtime::UnitCompileResult& unit : compiled) {
+    if (!unit.build) {
+      std::cerr << unit.printed;  // its check was printed above: lowering and clang
+      exit_code = 1;
+      continue;
     }
+    compile_ms += unit.build->compile_ms;
+    units.push_back(std::move(unit.build));
   }
   if (exit_code != 0) return exit_code;
   if (sinks.empty()) {
@@ -349,10 +316,9 @@ int run(RunFlags& flags) {
   session.units = std::move(units);
   session.ringbuf_bytes = flags.compile.lower.ringbuf_bytes;  // also with no units yet
   session.rule_paths = flags.compile.paths;
-  session.module_files = unit_options.module_files;
-  session.module_files.insert(session.module_files.end(), tuning.tuning_only.begin(),
-                              tuning.tuning_only.end());
-  session.compile_unit = [unit_options](const std::string& path) { return compile_unit(path, unit_options); };
+  session.module_files = unit_files.not_units;
+  session.compile_unit = [driver](const std::string& path) { return driver->compile_unit(path); };
+  session.compiler_output = [](const std::string& text) { std::cerr << text; };
   session.reload = &g_reload;
   session.watch = !flags.no_watch;
   session.sinks = std::move(sinks);

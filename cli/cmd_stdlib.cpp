@@ -21,13 +21,12 @@ struct StdlibOptions {
 };
 
 int doc(const StdlibOptions& options) {
-  std::string error;
-  std::string text = stdlib_markdown_from(options.stdlib_dirs, &error);
-  if (!error.empty()) {
-    std::cerr << error;
+  Result<std::string> text = stdlib_markdown_from(options.stdlib_dirs);
+  if (!text) {
+    std::cerr << text.error();
     return 1;
   }
-  std::cout << text;
+  std::cout << *text;
   return 0;
 }
 

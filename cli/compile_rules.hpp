@@ -1,7 +1,7 @@
 #pragma once
-// The compiler front to back for `seam compile` and `seam run`: load and check rule files
-// (with their stdlib modules), lower them to a probe plan, generate BPF C and its layout.
-// Building the object (clang) is a separate step: build_rules().
+// What the compile driver (compile_driver.hpp) takes and gives: the options of a compile, and the
+// rule files checked, lowered to a probe plan and generated as BPF C with its layout. Building
+// the object (clang) is a separate step: build_rules().
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -23,15 +23,8 @@ struct CompileOptions {
   std::vector<std::string> extra_stdlib_dirs;
   codegen::Options codegen;
   lower::Options lower;
-  // One file of several (a rule unit of `seam run`): a route may name an output another file
-  // declares, so E0107 is left to the check of all files together.
-  bool outputs_elsewhere = false;
   // --disable/--enable (compiler/check/tuning.hpp).
   std::vector<check::RuleToggle> toggles;
-  // Files loaded and checked for their overrides, whose own rules and metrics are not lowered
-  // (they belong to another unit); with them, an override naming a rule of a third file is
-  // left to the check of all files together (E0114).
-  std::vector<std::string> overlay_paths;
   // A rule unit of `seam run`: why this kernel cannot attach a probe (a tracepoint it lacks). The
   // rules and metrics that need one are left out and listed in the plan; the file's others run.
   check::ProbeAvailability probe_missing;
@@ -51,9 +44,6 @@ struct CompiledRules {
 
 // "rules/x.seam:7:3: error: ..." as build_rules() prints a clang error.
 std::string clang_error_line(const build::ClangError& e);
-
-// Prints diagnostics (text form) and lowering limits to `err`. Warnings do not stop it.
-CompiledRules compile_rules(const CompileOptions& options, std::ostream& err);
 
 // Builds the generated C with clang (cached). Errors are printed to `err` and ok is false.
 build::BuildResult build_rules(const CompiledRules& rules, std::ostream& err);

@@ -3,12 +3,13 @@
 #include <unistd.h>
 
 #include <iostream>
+#include <iterator>
 #include <optional>
 
-#include "cli/routes.hpp"
 #include "compiler/build/content_hash.hpp"
 #include "compiler/bundle/bundle.hpp"
 #include "runtime/load/task_storage_probe.hpp"
+#include "runtime/output/plan_outputs.hpp"
 #include "runtime/run/session.hpp"
 #include "runtime/safety/rule_file_safety.hpp"
 
@@ -43,7 +44,6 @@ LoadedBundle load_bundle(const std::string& path, const BundleLoadOptions& optio
   unit->plan.ringbuf_bytes = options.ringbuf_bytes;
   unit->object = variant->object;
   out.unit.build = std::move(unit);
-  out.outputs = std::move(decoded.bundle->outputs);
   out.exit_code = 0;
   return out;
 }
@@ -54,7 +54,13 @@ int run_bundle(BundleRun run) {
     std::cerr << loaded.unit.error << "\n";
     return loaded.exit_code;
   }
-  if (!open_outputs(loaded.outputs, run.sinks, std::cerr)) return 2;
+  // The rule files' outputs and routes, as the bundle's plan carries them.
+  auto declared = runtime::open_outputs(loaded.unit.build->plan);
+  if (!declared) {
+    std::cerr << declared.error() << "\n";
+    return 2;
+  }
+  std::move(declared->begin(), declared->end(), std::back_inserter(run.sinks));
   if (run.sinks.empty()) {
     auto out = runtime::make_sink("stdout");
     run.sinks.push_back(std::move(*out));
@@ -65,6 +71,7 @@ int run_bundle(BundleRun run) {
   session.units.push_back(std::move(loaded.unit.build));
   session.rule_paths = {run.path};
   session.compile_unit = [load = run.load](const std::string& path) { return load_bundle(path, load).unit; };
+  session.compiler_output = [](const std::string& text) { std::cerr << text; };
   session.reload = run.reload;
   session.watch = run.watch;
   session.sinks = std::move(run.sinks);

@@ -7,8 +7,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "runtime/identity/pod_directory.hpp"
 #include "runtime/output/sink.hpp"
 #include "runtime/run/unit_build.hpp"
@@ -22,7 +20,6 @@ struct BundleLoadOptions {
 
 struct LoadedBundle {
   runtime::UnitCompileResult unit;  // unit.build is null with unit.error set when refused
-  nlohmann::json outputs;           // the rule files' declared outputs
   int exit_code = 0;                // 2: unsafe, unreadable, corrupt or incompatible
 };
 

@@ -191,15 +191,12 @@ std::string stdlib_markdown(const std::vector<const ast::File*>& files) {
   return text;
 }
 
-std::string stdlib_markdown_from(const std::vector<std::string>& dirs, std::string* error) {
+Result<std::string> stdlib_markdown_from(const std::vector<std::string>& dirs) {
   check::LoadOptions load;
   load.stdlib_dirs = dirs.empty() ? check::default_stdlib_dirs() : dirs;
   check::Program program = check::load({}, load);
   check::check(program);
-  if (program.diagnostics.has_errors()) {
-    if (error) *error = diag::render_text(program.diagnostics, false);
-    return {};
-  }
+  if (program.diagnostics.has_errors()) return Error{diag::render_text(program.diagnostics, false)};
   std::vector<const ast::File*> modules;
   for (const ast::File& f : program.modules) modules.push_back(&f);
   return stdlib_markdown(modules);

@@ -7,14 +7,15 @@
 #include <vector>
 
 #include "compiler/ast/ast.hpp"
+#include "compiler/diag/result.hpp"
 
 namespace seam::cli {
 
 // The markdown for `modules` (sorted by module name in the output).
 std::string stdlib_markdown(const std::vector<const ast::File*>& modules);
 
-// The markdown for the stdlib in `dirs` (the default stdlib when empty); *error set when a
-// module does not parse.
-std::string stdlib_markdown_from(const std::vector<std::string>& dirs, std::string* error);
+// The markdown for the stdlib in `dirs` (the default stdlib when empty); the error is the
+// diagnostics' text when a module does not check.
+Result<std::string> stdlib_markdown_from(const std::vector<std::string>& dirs);
 
 }  // namespace seam::cli

@@ -38,7 +38,6 @@ std::vector<uint8_t> encode(const Bundle& bundle) {
   header["built_on_kernel"] = bundle.built_on_kernel;
   header["sources"] = nlohmann::json::array();
   for (const Source& s : bundle.sources) header["sources"].push_back({{"path", s.path}, {"hash", s.hash}});
-  header["outputs"] = bundle.outputs;
   header["variants"] = nlohmann::json::array();
   uint64_t offset = 0;
   for (const Variant& v : bundle.variants) {
@@ -84,7 +83,6 @@ Decoded decode(std::span<const uint8_t> bytes) {
     b.built_on_kernel = header.value("built_on_kernel", std::string());
     for (const nlohmann::json& s : header.at("sources"))
       b.sources.push_back({s.at("path").get<std::string>(), s.at("hash").get<std::string>()});
-    b.outputs = header.value("outputs", nlohmann::json::array());
     for (const nlohmann::json& v : header.at("variants")) {
       Variant variant;
       variant.task_storage = v.at("task_storage").get<bool>();

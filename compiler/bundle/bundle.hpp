@@ -26,8 +26,9 @@ inline constexpr char kMagic[8] = {'S', 'E', 'A', 'M', 'B', 'N', 'D', 'L'};
 // seam_unit_tag, seam_wakeup_bytes) and the exec-notice rule id. Raise it whenever one of them
 // changes incompatibly; a bundle with another value is refused, never half-run.
 // 2: message holes and `with` items carry their resolved value (plan::ValueRef);
-// 3: per-rule scopes (Plan::scopes, seam_scope_masks), identity tests, unavailable rules.
-inline constexpr int kEngineAbi = 3;
+// 3: per-rule scopes (Plan::scopes, seam_scope_masks), identity tests, unavailable rules;
+// 4: the rule files' outputs and routes are the plan's (Plan::outputs, Plan::routes).
+inline constexpr int kEngineAbi = 4;
 
 struct Source {
   std::string path;  // as given to `seam build`
@@ -49,8 +50,6 @@ struct Bundle {
   std::string built_on_kernel;  // the build host's kernel (its BTF gave the types), for people
   std::vector<Source> sources;  // rule files and the modules they use
   std::vector<Variant> variants;
-  // `output` and `route` declarations of the rule files (cli/routes.hpp's declared_outputs).
-  nlohmann::json outputs = nlohmann::json::array();
 };
 
 std::vector<uint8_t> encode(const Bundle& bundle);

@@ -5,6 +5,7 @@
 
 #include "compiler/check/checker.hpp"
 #include "compiler/check/suggest.hpp"
+#include "compiler/plan/plan.hpp"
 
 namespace seam::check {
 
@@ -135,8 +136,7 @@ void Checker::resolve_name(ExprContext& ctx, ast::Expr& e, ast::NameRef& ref) {
   }
 
   if (ctx.place == Place::Route) {
-    static const char* const kWords[] = {"info", "warning", "error", "critical"};
-    if (text == "severity" || std::find(std::begin(kWords), std::end(kWords), text) != std::end(kWords)) {
+    if (text == "severity" || plan::severity_named(text)) {
       ref.kind = ast::RefKind::Severity;
       if (text != "severity") ref.builtin = text;
       e.type = Type::integer(8, false);

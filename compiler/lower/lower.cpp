@@ -2,6 +2,7 @@
 
 #include "compiler/ast/limit_scope.hpp"
 #include "compiler/lower/begin_filter.hpp"
+#include "compiler/lower/lower_outputs.hpp"
 #include "compiler/lower/lower_scope.hpp"
 #include "compiler/lower/lowerer.hpp"
 #include "compiler/lower/syscall_tracepoints.hpp"
@@ -580,6 +581,7 @@ plan::Program Lowerer::run() {
   if (options_.task_storage) use_task_storage(program);
   program.plan.ringbuf_bytes = ring_bytes_for(program.plan.records, options_.ringbuf_bytes);
   plan::resolve_values(program.plan);  // holes and `with` items by field index, once the records are final
+  lower_outputs(input_.rule_files, program.plan);
   lower_scope(input_, options_, program);
   std::sort(program.kernel_types.begin(), program.kernel_types.end());
   program.kernel_types.erase(std::unique(program.kernel_types.begin(), program.kernel_types.end()),

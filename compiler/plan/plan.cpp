@@ -198,6 +198,51 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(IdentityTest, field, prefix, val
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(UnavailableRule, name, metric, origin, reason)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Map, name, type, key_size, value_size, max_entries, purpose)
 
+std::optional<Severity> severity_named(std::string_view word) {
+  for (Severity s : kSeverities)
+    if (word == to_string(s)) return s;
+  return std::nullopt;
+}
+
+NLOHMANN_JSON_SERIALIZE_ENUM(OutputKind, {{OutputKind::Stdout, "stdout"},
+                                          {OutputKind::Json, "json"},
+                                          {OutputKind::Webhook, "webhook"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(WebhookFormat, {{WebhookFormat::Default, ""},
+                                             {WebhookFormat::Json, "json"},
+                                             {WebhookFormat::Alertmanager, "alertmanager"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(RouteCondition::Kind, {{RouteCondition::Kind::Const, "const"},
+                                                    {RouteCondition::Kind::Not, "not"},
+                                                    {RouteCondition::Kind::And, "and"},
+                                                    {RouteCondition::Kind::Or, "or"},
+                                                    {RouteCondition::Kind::Severity, "severity"},
+                                                    {RouteCondition::Kind::Rule, "rule"}})
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Output, name, kind, target, format, origin)
+
+void to_json(nlohmann::json& j, const RouteCondition& c) {
+  j = nlohmann::json{{"kind", c.kind}};
+  if (c.kind == RouteCondition::Kind::Const) j["value"] = c.value;
+  if (c.kind == RouteCondition::Kind::Severity) j["severity"] = c.severity;
+  if (c.kind == RouteCondition::Kind::Severity || c.kind == RouteCondition::Kind::Rule)
+    j["compare"] = c.compare;
+  if (c.kind == RouteCondition::Kind::Rule) {
+    j["text"] = c.text;
+    j["prefix"] = c.prefix;
+  }
+  if (!c.operands.empty()) j["operands"] = c.operands;
+}
+
+void from_json(const nlohmann::json& j, RouteCondition& c) {
+  j.at("kind").get_to(c.kind);
+  c.value = j.value("value", false);
+  if (j.contains("severity")) j.at("severity").get_to(c.severity);
+  if (j.contains("compare")) j.at("compare").get_to(c.compare);
+  c.text = j.value("text", std::string());
+  c.prefix = j.value("prefix", false);
+  if (j.contains("operands")) j.at("operands").get_to(c.operands);
+}
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Route, condition, outputs, origin)
+
 void to_json(nlohmann::json& j, const Plan& p) {
   j = nlohmann::json{{"libraries", p.libraries}, {"attachments", p.attachments},
                      {"maps", p.maps},           {"rules", p.rules},
@@ -211,6 +256,8 @@ void to_json(nlohmann::json& j, const Plan& p) {
   if (!p.memory_readers.empty()) j["memory_readers"] = p.memory_readers;
   if (!p.identity_tests.empty()) j["identity_tests"] = p.identity_tests;
   if (!p.unavailable_rules.empty()) j["unavailable_rules"] = p.unavailable_rules;
+  if (!p.outputs.empty()) j["outputs"] = p.outputs;
+  if (!p.routes.empty()) j["routes"] = p.routes;
 }
 
 void from_json(const nlohmann::json& j, Plan& p) {
@@ -238,6 +285,8 @@ void from_json(const nlohmann::json& j, Plan& p) {
       s.at("origin").get_to(scope.origin);
     }
   if (j.contains("workload_libraries")) j.at("workload_libraries").get_to(p.workload_libraries);
+  if (j.contains("outputs")) j.at("outputs").get_to(p.outputs);
+  if (j.contains("routes")) j.at("routes").get_to(p.routes);
 }
 
 const char* to_string(ScopeKind k) {

@@ -159,6 +159,8 @@ struct WithItem {
 };
 
 enum class Severity { Info, Warning, Error, Critical };
+inline constexpr Severity kSeverities[] = {Severity::Info, Severity::Warning, Severity::Error,
+                                           Severity::Critical};
 
 struct Rule {
   uint32_t id = 0;
@@ -324,6 +326,39 @@ struct UnavailableRule {
   std::string reason;  // "tracepoint sched:x: this kernel has no such tracepoint"
 };
 
+// `output NAME = stdout | json "PATH" | webhook "URL" [format F]`: where alerts may go.
+enum class OutputKind { Stdout, Json, Webhook };
+enum class WebhookFormat { Default, Json, Alertmanager };  // Default: json, unless the URL's options say
+struct Output {
+  std::string name;
+  OutputKind kind = OutputKind::Stdout;
+  std::string target;  // Json: the file; Webhook: the URL (and ,options as --output takes them)
+  WebhookFormat format = WebhookFormat::Default;
+  std::string origin;  // "file:line"
+};
+
+// A route's condition over the alert's severity and its rule's name, as data:
+// Const (value), Not (operands[0]), And / Or (operands[0], operands[1]),
+// Severity (the alert's severity `compare` severity), Rule (the rule's name == / != / startswith text).
+struct RouteCondition {
+  enum class Kind { Const, Not, And, Or, Severity, Rule };
+  Kind kind = Kind::Const;
+  bool value = false;
+  Compare compare = Compare::Eq;  // Severity; Rule: Eq or Ne
+  Severity severity = Severity::Info;
+  bool prefix = false;  // Rule: startswith
+  std::string text;     // Rule
+  std::vector<RouteCondition> operands;
+};
+
+// `route COND -> A, B`: an output named by a route receives the alerts its routes select; an
+// output no route names receives every alert.
+struct Route {
+  RouteCondition condition;
+  std::vector<std::string> outputs;
+  std::string origin;  // "file:line"
+};
+
 struct Plan {
   // The distinct scopes of the files compiled together (Rule::scope and Metric::scope index it):
   // at most one for `seam run`'s one object per file, one per scope for a bundle's merged files.
@@ -347,6 +382,8 @@ struct Plan {
   uint32_t ringbuf_bytes = 1u << 22;
   // Enum name -> value -> name, for the fields whose enum_name is set (from the modules' `enum`s).
   std::map<std::string, std::map<int64_t, std::string>> enums;
+  std::vector<Output> outputs;  // declared in the rule files (--output flags are the runtime's)
+  std::vector<Route> routes;
 };
 
 // Sets the ref of every message hole and `with` item of `rule` by its name, against the rule's
@@ -361,6 +398,8 @@ const char* to_string(ScopeKind k);
 const char* to_string(Feature f);
 const char* to_string(FieldType t);
 const char* to_string(Severity s);
+// "warning" -> Severity::Warning (the one table of severity words: to_string's).
+std::optional<Severity> severity_named(std::string_view word);
 
 void to_json(nlohmann::json& j, const Plan& p);
 void from_json(const nlohmann::json& j, Plan& p);

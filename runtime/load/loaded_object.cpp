@@ -411,13 +411,10 @@ int LoadedObject::map_fd(const std::string& name) const {
   return bpf_object__find_map_fd_by_name(obj_, name.c_str());
 }
 
-std::vector<uint64_t> LoadedObject::drop_counts(std::string* error) const {
+Result<std::vector<uint64_t>> LoadedObject::drop_counts() const {
   int fd = map_fd(drops_map_);
-  if (fd < 0) {
-    if (error) *error = "the object has no drop counter map '" + drops_map_ + "'";
-    return {};
-  }
-  return read_percpu_u64_sums(fd, drop_slots_, error);
+  if (fd < 0) return Error{"the object has no drop counter map '" + drops_map_ + "'"};
+  return read_percpu_u64_sums(fd, drop_slots_);
 }
 
 }  // namespace seam::runtime

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/diag/result.hpp"
 #include "compiler/plan/plan.hpp"
 #include "runtime/load/features.hpp"
 
@@ -94,8 +95,8 @@ class LoadedObject {
 
   int map_fd(const std::string& name) const;  // -1 when there is no such map
   int ringbuf_fd() const { return map_fd(ringbuf_map_); }
-  // Failed ring buffer reserves per rule id, summed over CPUs. Empty with *error on failure.
-  std::vector<uint64_t> drop_counts(std::string* error = nullptr) const;
+  // Failed ring buffer reserves per rule id, summed over CPUs.
+  Result<std::vector<uint64_t>> drop_counts() const;
   uint32_t drop_slots() const { return drop_slots_; }
 
   bpf_object* raw() const { return obj_; }

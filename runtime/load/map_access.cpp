@@ -10,19 +10,14 @@
 
 namespace seam::runtime {
 
-std::vector<uint64_t> read_percpu_u64_sums(int map_fd, uint32_t entries, std::string* error) {
+Result<std::vector<uint64_t>> read_percpu_u64_sums(int map_fd, uint32_t entries) {
   int cpus = libbpf_num_possible_cpus();
-  if (cpus <= 0) {
-    if (error) *error = "cannot count possible CPUs: " + std::string(std::strerror(-cpus));
-    return {};
-  }
+  if (cpus <= 0) return Error{"cannot count possible CPUs: " + std::string(std::strerror(-cpus))};
   std::vector<uint64_t> per_cpu(static_cast<size_t>(cpus));  // u64 values need no padding
   std::vector<uint64_t> sums(entries, 0);
   for (uint32_t key = 0; key < entries; ++key) {
-    if (bpf_map_lookup_elem(map_fd, &key, per_cpu.data()) != 0) {
-      if (error) *error = "reading per-CPU map key " + std::to_string(key) + ": " + std::strerror(errno);
-      return {};
-    }
+    if (bpf_map_lookup_elem(map_fd, &key, per_cpu.data()) != 0)
+      return Error{"reading per-CPU map key " + std::to_string(key) + ": " + std::strerror(errno)};
     for (uint64_t v : per_cpu) sums[key] += v;
   }
   return sums;

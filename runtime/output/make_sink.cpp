@@ -23,22 +23,26 @@ Result<std::unique_ptr<Sink>> make_sink(std::string_view spec) {
     auto options =
         parse_webhook_spec(spec.substr(kWebhook.size()), [](const char* n) { return std::getenv(n); });
     if (!options) return Error{options.error()};
-    CgroupResolverOptions identity;
-    if (!options->pods_url.empty()) {
-      PodDirectoryOptions pods;
-      pods.url = options->pods_url;
-      pods.insecure = options->insecure;
-      for (const WebhookHeader& h : options->pods_headers) pods.headers.push_back(h.name + ": " + h.value);
-      identity.pods = std::make_shared<PodDirectory>(std::move(pods));
-    }
-    auto resolver = std::make_shared<CgroupResolver>(std::move(identity));
-    auto sink = WebhookSink::create(std::move(*options), stderr_notices(),
-                                    [resolver](uint64_t id) { return resolver->resolve(id); });
-    if (!sink) return Error{sink.error()};
-    return std::unique_ptr<Sink>(std::move(*sink));
+    return make_webhook_sink(std::move(*options));
   }
   return Error{"unknown output '" + std::string(spec) +
                "' (expected stdout, json, json:PATH or webhook:URL[,option...])"};
+}
+
+Result<std::unique_ptr<Sink>> make_webhook_sink(WebhookOptions options) {
+  CgroupResolverOptions identity;
+  if (!options.pods_url.empty()) {
+    PodDirectoryOptions pods;
+    pods.url = options.pods_url;
+    pods.insecure = options.insecure;
+    for (const WebhookHeader& h : options.pods_headers) pods.headers.push_back(h.name + ": " + h.value);
+    identity.pods = std::make_shared<PodDirectory>(std::move(pods));
+  }
+  auto resolver = std::make_shared<CgroupResolver>(std::move(identity));
+  auto sink = WebhookSink::create(std::move(options), stderr_notices(),
+                                  [resolver](uint64_t id) { return resolver->resolve(id); });
+  if (!sink) return Error{sink.error()};
+  return std::unique_ptr<Sink>(std::move(*sink));
 }
 
 }  // namespace seam::runtime

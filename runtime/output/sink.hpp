@@ -42,4 +42,8 @@ void append_writer_counters(const std::string& output, const BufferedWriter& wri
 // and docs/outputs.md). Anything else, or a file that cannot be opened, is an error.
 Result<std::unique_ptr<Sink>> make_sink(std::string_view spec);
 
+struct WebhookOptions;
+// A webhook output with these options (identity lookups for its labels included).
+Result<std::unique_ptr<Sink>> make_webhook_sink(WebhookOptions options);
+
 }  // namespace seam::runtime

@@ -39,8 +39,6 @@ class EventReader {
   bool stopped() const { return stopped_.load(); }
 
   uint64_t delivered() const { return delivered_.load(); }
-  // Readable when the ring has records to wake for (or after stop()): for an epoll over many rings.
-  int wait_fd() const { return epoll_fd_; }
 
  private:
   static int on_sample(void* ctx, void* data, size_t size);

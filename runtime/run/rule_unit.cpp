@@ -27,8 +27,8 @@ std::string rule_names(const plan::Plan& plan, const plan::Attachment& a) {
 
 }  // namespace
 
-std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, UnitContext& context,
-                                          std::string* error, LoadResult* preloaded, uint32_t tag) {
+Result<std::unique_ptr<RuleUnit>> RuleUnit::start(std::unique_ptr<UnitBuild> build, UnitContext& context,
+                                                  LoadResult* preloaded, uint32_t tag) {
   std::unique_ptr<RuleUnit> unit(new RuleUnit());
   unit->build_ = std::move(build);
   unit->context_ = &context;
@@ -53,9 +53,9 @@ std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, Unit
                           : LoadedObject::load(unit->build_->object, plan, probe_features(),
                                                context.share(plan, tag ? tag : (tag = context.new_tag())));
   if (!loaded.object) {
-    *error = "cannot load the BPF program: " + loaded.error + (loaded.log.empty() ? "" : "\n" + loaded.log);
     unit->stopped_ = true;
-    return nullptr;
+    return Error{"cannot load the BPF program: " + loaded.error +
+                 (loaded.log.empty() ? "" : "\n" + loaded.log)};
   }
   unit->object_ = std::move(loaded.object);
   LoadedObject& object = *unit->object_;
@@ -176,7 +176,9 @@ void RuleUnit::on_record(std::span<const uint8_t> bytes) {
 
 void RuleUnit::report_drops() {
   const plan::Plan& plan = build_->plan;
-  std::vector<uint64_t> drops = object_->drop_counts();
+  Result<std::vector<uint64_t>> counts = object_->drop_counts();
+  if (!counts) return;  // read again at the next look
+  const std::vector<uint64_t>& drops = *counts;
   for (size_t id = 0; id < drops.size() && id < reported_drops_.size(); ++id) {
     if (drops[id] <= reported_drops_[id]) continue;
     uint64_t fresh = drops[id] - reported_drops_[id];

@@ -1,7 +1,8 @@
 #pragma once
 // One rule file running: its BPF object loaded, its probes attached (uprobes through the shared
-// LibraryHub), its own ring buffer read into its own AlertPipeline, which writes to the outputs
-// every unit shares. A reload starts the new unit of a file before it stops the old one.
+// LibraryHub), its records (taken from the one ring every unit shares, by the unit tag in their
+// rule id) fed to its own AlertPipeline, which writes to the outputs every unit shares. A reload
+// starts the new unit of a file before it stops the old one.
 #include <sys/types.h>
 
 #include <functional>
@@ -10,6 +11,8 @@
 #include <mutex>
 #include <string>
 #include <vector>
+
+#include "compiler/diag/result.hpp"
 
 #include "runtime/load/loaded_object.hpp"
 #include "runtime/metrics/self_stats.hpp"
@@ -55,12 +58,12 @@ struct UnitContext {
 
 class RuleUnit {
  public:
-  // Loads the object and attaches every probe. Null, with *error, when the object cannot be
-  // loaded or its ring buffer read (nothing stays attached then).
+  // Loads the object and attaches every probe; the error says why the object could not be
+  // loaded (nothing stays attached then).
   // `loaded`: the object already loaded from build->object (session start loads them in parallel).
   // `tag`: from context.new_tag(), the one `loaded` was loaded with (0: a new one).
-  static std::unique_ptr<RuleUnit> start(std::unique_ptr<UnitBuild> build, UnitContext& context,
-                                         std::string* error, LoadResult* loaded = nullptr, uint32_t tag = 0);
+  static Result<std::unique_ptr<RuleUnit>> start(std::unique_ptr<UnitBuild> build, UnitContext& context,
+                                                 LoadResult* loaded = nullptr, uint32_t tag = 0);
   ~RuleUnit();  // stop()
   RuleUnit(const RuleUnit&) = delete;
   RuleUnit& operator=(const RuleUnit&) = delete;

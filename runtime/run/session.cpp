@@ -46,7 +46,10 @@ uint64_t count_open_fds() {
 
 }  // namespace
 
-Session::Session(SessionOptions options) : options_(std::move(options)), libraries_(options_.pid) {
+Session::Session(SessionOptions options)
+    : options_(std::move(options)),
+      libraries_(options_.pid),
+      reloader_(options_.rule_paths, options_.module_files, {}) {
   // Each output behind its own queue and thread (webhooks have theirs): a stalled one drops and
   // counts its own records while the others, the metrics and SIGTERM go on.
   for (auto& s : options_.sinks) {
@@ -82,12 +85,6 @@ Session::Session(SessionOptions options) : options_(std::move(options)), librari
     pending_scans_.emplace(now_ms() + 30, pid);
     pending_scans_.emplace(now_ms() + 300, pid);
   };
-  if (options_.units.empty() && options_.plan) {
-    auto build = std::make_unique<UnitBuild>();
-    build->plan = *options_.plan;
-    build->object.assign(options_.object.begin(), options_.object.end());
-    options_.units.push_back(std::move(build));
-  }
 }
 
 Session::~Session() {
@@ -99,25 +96,21 @@ Session::~Session() {
 
 // One ring buffer for every unit (--ringbuf-size in all, whatever the number of rule files): the
 // objects reuse its fd at load, and each record's rule id carries the unit's tag.
-bool Session::open_ring(std::string* error) {
+Result<uint32_t> Session::open_ring() {
   uint32_t bytes = options_.ringbuf_bytes;
   // Lowering grows a unit's ring to hold its largest records (stack copies): never below that.
   for (const auto& unit : options_.units) bytes = std::max(bytes, unit->plan.ringbuf_bytes);
   ring_fd_ = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "seam_events", 0, 0, bytes, nullptr);
-  if (ring_fd_ < 0) {
-    *error = "cannot create the ring buffer (" + std::to_string(bytes) + " bytes): " + std::strerror(errno);
-    return false;
-  }
+  if (ring_fd_ < 0)
+    return Error{"cannot create the ring buffer (" + std::to_string(bytes) +
+                 " bytes): " + std::strerror(errno)};
   reader_ = std::make_unique<EventReader>(ring_fd_);
-  if (!reader_->ok()) {
-    *error = "cannot read the ring buffer: " + reader_->error();
-    return false;
-  }
+  if (!reader_->ok()) return Error{"cannot read the ring buffer: " + reader_->error()};
   ring_fill_ = std::make_unique<RingbufFill>(ring_fd_);
   result_.ringbuf_bytes = bytes;
   context_.ring_fd = ring_fd_;
   context_.drain = [this] { reader_->consume([this](std::span<const uint8_t> b) { on_record(b); }); };
-  return true;
+  return bytes;
 }
 
 void Session::on_record(std::span<const uint8_t> bytes) {
@@ -133,7 +126,6 @@ void Session::on_record(std::span<const uint8_t> bytes) {
     return;
   }
   if (raw == plan::kExecNoticeRuleId) {
-    ++exec_records_;
     if (pid && context_.on_exec) context_.on_exec(*pid);
     return;
   }
@@ -256,16 +248,35 @@ metrics::SelfStats Session::self_stats() const {
 
 SessionResult Session::run() {
   int64_t started = now_ms();
-  std::string ring_error;
-  if (!open_ring(&ring_error)) {
-    notice(Notice{plan::Severity::Error, notice_id(NoticeKind::LoadFailed), ring_error, {}, 0});
-    for (auto& s : sinks_) s->flush();
-    result_.exit_code = 1;
-    return result_;
+  if (!start_units()) return fail();
+  announce_ready(started);
+  if (!serve_metrics()) return fail();
+  drop_privileges();
+  metrics_->tick(now_ms() * 1000000, user_space_alerts());  // the empty baseline windows start from
+  loop(started);
+  if (compiling_.valid()) compiling_.wait();  // a reload in flight is dropped
+  if (options_.summary_at_exit || options_.report_ms > 0) {
+    for (auto& [path, unit] : units_) unit->flush();
+    print_summary();
   }
-  // Loading (the verifier) is most of a unit's start and independent per object: in parallel.
-  std::vector<LoadResult> loaded(options_.units.size());
-  std::vector<RingShare> shares;
+  stop_units();
+  return result_;
+}
+
+SessionResult Session::fail() {
+  for (auto& [p, u] : units_) u->stop();
+  for (auto& s : sinks_) s->flush();
+  result_.exit_code = 1;
+  return result_;
+}
+
+// The ring, the scope map, and every unit loaded (in parallel: the verifier is most of a unit's
+// start) and attached. False, with a notice, when one cannot start: the run stops.
+bool Session::start_units() {
+  if (Result<uint32_t> ring = open_ring(); !ring) {
+    notice(Notice{plan::Severity::Error, notice_id(NoticeKind::LoadFailed), ring.error(), {}, 0});
+    return false;
+  }
   scope_ = std::make_unique<ScopeKeeper>(options_.cgroup);
   if (!scope_->error().empty()) {
     notice(Notice{plan::Severity::Warning,
@@ -276,31 +287,34 @@ SessionResult Session::run() {
     scope_.reset();
   }
   context_.scope = scope_.get();
+  std::vector<LoadResult> loaded(options_.units.size());
+  std::vector<RingShare> shares;
   for (const auto& build : options_.units) shares.push_back(context_.share(build->plan, context_.next_tag++));
   std::optional<elf::ProcMapsRound> start_round(std::in_place);  // units and scope: one /proc pass
   parallel_for(options_.units.size(), [&](size_t i) {
     loaded[i] =
         LoadedObject::load(options_.units[i]->object, options_.units[i]->plan, probe_features(), shares[i]);
   });
-  std::vector<uint32_t> tags;
-  for (const RingShare& share : shares) tags.push_back(share.unit_tag);
   for (size_t i = 0; i < options_.units.size(); ++i) {
     std::unique_ptr<UnitBuild>& build = options_.units[i];
     std::string path = build->path;
     std::optional<std::string> clash = conflict(path, build->plan);
-    std::string error = clash ? path + ": " + *clash : "";
-    std::unique_ptr<RuleUnit> unit =
-        clash ? nullptr : RuleUnit::start(std::move(build), context_, &error, &loaded[i], tags[i]);
+    Result<std::unique_ptr<RuleUnit>> unit =
+        clash ? Error{path + ": " + *clash}
+              : RuleUnit::start(std::move(build), context_, &loaded[i], shares[i].unit_tag);
     if (!unit) {
-      notice(Notice{plan::Severity::Error, notice_id(NoticeKind::LoadFailed), error, {}, 0});
-      for (auto& [p, u] : units_) u->stop();
-      for (auto& s : sinks_) s->flush();
-      result_.exit_code = 1;
-      return result_;
+      notice(Notice{plan::Severity::Error, notice_id(NoticeKind::LoadFailed), unit.error(), {}, 0});
+      return false;
     }
-    units_[path] = std::move(unit);
+    units_[path] = std::move(*unit);
   }
   options_.units.clear();
+  return true;
+}
+
+// Everything that must hold before `ready`: the processes already running scanned, the cgroups
+// known, the rule files watched; then the notice, and -c's command may start.
+void Session::announce_ready(int64_t started) {
   bool follows_exec = false;
   size_t probes = 0, rules = 0;
   for (const auto& [path, unit] : units_) {
@@ -343,55 +357,69 @@ SessionResult Session::run() {
   for (auto& s : sinks_) s->flush();
   units_changed();
   if (options_.on_ready) options_.on_ready();
+}
 
-  auto emit_user_space = [&](uint32_t rule_id, Alert& alert) {
+// Prometheus /metrics: false when --listen was given and cannot be served (the run stops).
+bool Session::serve_metrics() {
+  if (options_.listen.empty()) return true;
+  auto error = metrics_->listen(options_.listen);
+  if (error && options_.listen_required) {
+    notice(Notice{plan::Severity::Error,
+                  notice_id(NoticeKind::MetricsUnavailable),
+                  "cannot serve metrics on " + options_.listen + " (--listen): " + *error,
+                  {},
+                  0});
+    return false;
+  }
+  if (error)
+    notice(Notice{plan::Severity::Warning,
+                  notice_id(NoticeKind::MetricsUnavailable),
+                  "cannot serve metrics on " + options_.listen + ": " + *error,
+                  {},
+                  0});
+  else
+    notice(Notice{plan::Severity::Info,
+                  notice_id(NoticeKind::Listening),
+                  "metrics on http://" + options_.listen + "/metrics",
+                  {},
+                  0});
+  return true;
+}
+
+void Session::drop_privileges() {
+  if (!options_.drop_capabilities || geteuid() != 0) return;
+  if (auto error = drop_capabilities())
+    notice(Notice{plan::Severity::Warning,
+                  notice_id(NoticeKind::Privileges),
+                  "cannot drop capabilities: " + *error,
+                  {},
+                  0});
+}
+
+// Windowed rules' alerts, evaluated by the metrics engine, go to the unit of their rule.
+std::function<void(uint32_t, Alert&)> Session::user_space_alerts() {
+  return [this](uint32_t rule_id, Alert& alert) {
     if (rule_id < metric_rules_.size())
       metric_rules_[rule_id].first->write_alert(metric_rules_[rule_id].second, alert);
   };
-  if (!options_.listen.empty()) {
-    if (auto error = metrics_->listen(options_.listen); error && options_.listen_required) {
-      notice(Notice{plan::Severity::Error,
-                    notice_id(NoticeKind::MetricsUnavailable),
-                    "cannot serve metrics on " + options_.listen + " (--listen): " + *error,
-                    {},
-                    0});
-      for (auto& [p, u] : units_) u->stop();
-      for (auto& s : sinks_) s->flush();
-      result_.exit_code = 1;
-      return result_;
-    } else if (error)
-      notice(Notice{plan::Severity::Warning,
-                    notice_id(NoticeKind::MetricsUnavailable),
-                    "cannot serve metrics on " + options_.listen + ": " + *error,
-                    {},
-                    0});
-    else
-      notice(Notice{plan::Severity::Info,
-                    notice_id(NoticeKind::Listening),
-                    "metrics on http://" + options_.listen + "/metrics",
-                    {},
-                    0});
-  }
-  if (options_.drop_capabilities && geteuid() == 0) {
-    if (auto error = drop_capabilities())
-      notice(Notice{plan::Severity::Warning,
-                    notice_id(NoticeKind::Privileges),
-                    "cannot drop capabilities: " + *error,
-                    {},
-                    0});
-  }
-  metrics_->tick(now_ms() * 1000000, emit_user_space);  // the empty baseline windows start from
+}
 
+void Session::print_summary() {
+  std::string text = metrics_->summary(now_ms() * 1000000);
+  for (auto& s : sinks_) s->flush();
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+}
+
+// Until a signal, --duration, the traced command's or process's end, or every output's reader
+// gone: read the ring, scan new processes, reload, and once a second everything periodic.
+void Session::loop(int64_t started) {
   int64_t deadline = options_.duration_ms > 0 ? started + options_.duration_ms : 0;
-  int64_t next_rescan = now_ms() + options_.rescan_ms, next_second = now_ms() + 1000;
-  int64_t next_report = options_.report_ms > 0 ? now_ms() + options_.report_ms : 0;
-  int64_t next_identity_refresh = now_ms() + kIdentityRefreshMs;
-  auto print_summary = [&] {
-    std::string text = metrics_->summary(now_ms() * 1000000);
-    for (auto& s : sinks_) s->flush();
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    std::fflush(stdout);
-  };
+  Timers timers;
+  timers.next_rescan = now_ms() + options_.rescan_ms;
+  timers.next_second = now_ms() + 1000;
+  timers.next_report = options_.report_ms > 0 ? now_ms() + options_.report_ms : 0;
+  timers.next_identity_refresh = now_ms() + kIdentityRefreshMs;
   while (!(options_.stop && options_.stop->load()) && !(deadline && now_ms() >= deadline)) {
     wait_and_consume(options_.poll_ms);
     if (options_.finished && options_.finished()) {
@@ -400,20 +428,7 @@ SessionResult Session::run() {
       break;
     }
     int64_t now = now_ms();
-    while (!pending_scans_.empty() && pending_scans_.begin()->first <= now) {
-      pid_t pid = pending_scans_.begin()->second;
-      pending_scans_.erase(pending_scans_.begin());
-      symbols_.remember(pid);
-      libraries_.scan_pid(pid);
-      if (scope_) scope_scanned(scope_->scan_pid(pid));
-    }
-    if (now >= next_rescan) {
-      elf::ProcMapsRound round;
-      libraries_.scan();
-      if (scope_) scope_scanned(scope_->scan());
-      for (auto& [path, unit] : units_) unit->rescan_identity();
-      next_rescan = now + options_.rescan_ms;
-    }
+    scan_processes(now, timers);
     bool asked = options_.reload && options_.reload->exchange(false);
     if (asked)  // SIGHUP also reopens file outputs (logrotate's mv, create, signal)
       for (auto& s : sinks_) s->reopen();
@@ -425,48 +440,68 @@ SessionResult Session::run() {
     if ((asked || changed) && options_.compile_unit && !options_.rule_paths.empty()) request_reload(asked);
     if (compiling_.valid() && compiling_.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
       apply_reload(compiling_.get());
-    if (now >= next_second) {
-      // --pid: like bpftrace -p, the run ends with its process.
-      if (options_.pid && ::kill(*options_.pid, 0) != 0 && errno == ESRCH) {
-        notice(Notice{plan::Severity::Info,
-                      notice_id(NoticeKind::TargetExited),
-                      "process " + std::to_string(*options_.pid) + " exited; stopping",
-                      {},
-                      0});
-        break;
-      }
-      for (auto& [path, unit] : units_) unit->every_second();
-      if (std::optional<std::string> lost = loader_ ? loader_->newly_lost() : std::nullopt)
-        notice(Notice{plan::Severity::Warning, notice_id(NoticeKind::Drops), *lost, {}, 0});
-      symbols_.forget_exited(now, 10000);
-      if (now >= next_identity_refresh) {
-        cgroups_->refresh();
-        next_identity_refresh = now + kIdentityRefreshMs;
-      }
-      if (next_report && now >= next_report) {
-        print_summary();
-        next_report = now + options_.report_ms;
-      }
-      metrics_->tick(now_ms() * 1000000, emit_user_space);
-      metrics_->set_self(self_stats());
-      if (auto n = pods_reporter_->check()) notice(std::move(*n));
-      next_second = now + 1000;
-    }
+    if (now >= timers.next_second && !every_second(now, timers)) break;
     for (auto& [path, unit] : units_) unit->flush();
   }
-  if (compiling_.valid()) compiling_.wait();  // a reload in flight is dropped
-  if (options_.summary_at_exit || options_.report_ms > 0) {
-    for (auto& [path, unit] : units_) unit->flush();
+}
+
+// New processes (exec notices, a little later) and, every rescan_ms, every process again.
+void Session::scan_processes(int64_t now, Timers& timers) {
+  while (!pending_scans_.empty() && pending_scans_.begin()->first <= now) {
+    pid_t pid = pending_scans_.begin()->second;
+    pending_scans_.erase(pending_scans_.begin());
+    symbols_.remember(pid);
+    libraries_.scan_pid(pid);
+    if (scope_) scope_scanned(scope_->scan_pid(pid));
+  }
+  if (now < timers.next_rescan) return;
+  elf::ProcMapsRound round;  // every rescanner, watch and the scope keeper read each process's maps once
+  libraries_.scan();
+  if (scope_) scope_scanned(scope_->scan());
+  for (auto& [path, unit] : units_) unit->rescan_identity();
+  timers.next_rescan = now + options_.rescan_ms;
+}
+
+// False when the run should end (--pid's process exited).
+bool Session::every_second(int64_t now, Timers& timers) {
+  // --pid: like bpftrace -p, the run ends with its process.
+  if (options_.pid && ::kill(*options_.pid, 0) != 0 && errno == ESRCH) {
+    notice(Notice{plan::Severity::Info,
+                  notice_id(NoticeKind::TargetExited),
+                  "process " + std::to_string(*options_.pid) + " exited; stopping",
+                  {},
+                  0});
+    return false;
+  }
+  for (auto& [path, unit] : units_) unit->every_second();
+  if (std::optional<std::string> lost = loader_ ? loader_->newly_lost() : std::nullopt)
+    notice(Notice{plan::Severity::Warning, notice_id(NoticeKind::Drops), *lost, {}, 0});
+  symbols_.forget_exited(now, 10000);
+  if (now >= timers.next_identity_refresh) {
+    cgroups_->refresh();
+    timers.next_identity_refresh = now + kIdentityRefreshMs;
+  }
+  if (timers.next_report && now >= timers.next_report) {
     print_summary();
+    timers.next_report = now + options_.report_ms;
   }
+  metrics_->tick(now_ms() * 1000000, user_space_alerts());
+  metrics_->set_self(self_stats());
+  if (auto n = pods_reporter_->check()) notice(*n);
+  timers.next_second = now + 1000;
+  return true;
+}
+
+// Every unit's probes at once (a unit's detach mostly waits in the kernel), then each unit
+// drains its records and reports.
+void Session::stop_units() {
   int64_t detach_start = now_ms();
   size_t links = 0;
-  // Every unit's probes at once (a unit's detach mostly waits in the kernel), then each unit
-  // drains its records and reports.
   context_.drain();
   std::vector<RuleUnit*> running;
   for (auto& [path, unit] : units_) running.push_back(unit.get());
   std::vector<std::thread> detaching;
+  detaching.reserve(running.size());
   for (RuleUnit* unit : running) detaching.emplace_back([unit] { unit->detach_probes(); });
   for (std::thread& t : detaching) t.join();
   for (auto& [path, unit] : units_) {
@@ -487,7 +522,6 @@ SessionResult Session::run() {
                 {},
                 0});
   for (auto& s : sinks_) s->flush();
-  return result_;
 }
 
 }  // namespace seam::runtime::session_detail

@@ -20,17 +20,19 @@ struct SessionOptions {
   // After attaching (and binding the metrics port), keep only the capabilities reloads and new
   // processes need (runtime/safety/capabilities.hpp).
   bool drop_capabilities = true;
-  // One rule unit per rule file (`units`), or a single unit made of `plan` and `object`.
+  // One rule unit per rule file.
   std::vector<std::unique_ptr<UnitBuild>> units;
   uint32_t ringbuf_bytes = 1u << 22;  // --ringbuf-size: the one ring every unit shares
-  const plan::Plan* plan = nullptr;
-  std::span<const uint8_t> object;
   // Hot reload (docs/operations.md): the rule paths to rescan and how to compile one file; a
   // reload happens when `reload` is set (SIGHUP) and, with `watch`, when a rule file changes.
   std::vector<std::string> rule_paths;
   std::vector<std::string>
       module_files;  // among the rule paths, but modules: never units (docs/operations.md)
   UnitCompiler compile_unit;
+  // Where a reload's compiler output goes (its diagnostics as `seam lint` prints them, and which
+  // file failed): the operator's terminal, not an output (cli: stderr). Null: nowhere; the
+  // outputs get the reload-failed notice either way.
+  std::function<void(const std::string& text)> compiler_output;
   std::atomic<bool>* reload = nullptr;
   bool watch = true;
   std::vector<std::unique_ptr<Sink>> sinks;

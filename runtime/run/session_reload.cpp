@@ -2,9 +2,7 @@
 // new one attached before the old one stops). See docs/operations.md.
 #include <time.h>
 
-#include <iostream>
-
-#include "runtime/run/reload_plan.hpp"
+#include "runtime/run/reloader.hpp"
 #include "runtime/run/session_state.hpp"
 
 namespace seam::runtime::session_detail {
@@ -39,22 +37,14 @@ void Session::request_reload(bool asked) {
   }
   std::map<std::string, std::string> running;
   for (const auto& [path, unit] : units_) running[path] = unit->build().hash;
-  std::vector<std::string> unlisted;
-  std::map<std::string, std::string> on_disk = hash_rule_files(options_.rule_paths, &unlisted);
-  for (const std::string& dir : unlisted)
+  ReloadDecision plan = reloader_.decide(running);
+  for (const std::string& dir : plan.unlisted)
     notice(Notice{plan::Severity::Warning,
                   notice_id(NoticeKind::ReloadIncomplete),
                   "cannot list " + dir + " whole; its rule files keep running as they are",
                   {},
                   0});
-  keep_unlisted(running, unlisted, on_disk);
-  for (const std::string& module : options_.module_files) on_disk.erase(module);
-  ReloadPlan plan = plan_reload(running, failed_, on_disk);
-  for (const std::string& path : plan.unchanged)
-    if (running.count(path) && running[path] == on_disk[path]) failed_.erase(path);  // back to what runs
-  for (const std::string& path : plan.remove) failed_.erase(path);
-  std::erase_if(failed_, [&](const auto& entry) { return !on_disk.count(entry.first); });
-  reload_ = {asked, plan.unchanged.size(), plan.remove.size()};
+  reload_ = {asked, plan.unchanged, plan.remove.size()};
   int64_t removing = now_ms();
   for (const std::string& path : plan.remove) {
     auto it = units_.find(path);
@@ -68,21 +58,25 @@ void Session::request_reload(bool asked) {
   // Compile on a worker: the loop keeps reading every ring meanwhile.
   compiling_ = std::async(std::launch::async, [compile = options_.compile_unit, files = plan.compile] {
     CompileBatch batch;
-    for (const std::string& file : files)
-      batch.emplace_back(
-          file, compile ? compile(file) : UnitCompileResult{nullptr, "", "", file + ": cannot compile"});
+    for (const std::string& file : files) {
+      UnitCompileResult none;
+      none.error = file + ": cannot compile";
+      batch.emplace_back(file, compile ? compile(file) : std::move(none));
+    }
     return batch;
   });
 }
 
 void Session::reload_failed(const std::string& path, const std::string& hash, const std::string& message,
-                            const std::string& diagnostics) {
+                            const std::string& diagnostics, bool conflict) {
   ++reload_errors_;
-  failed_[path] = hash;
-  std::cerr << "seam run: reload of " << path << " failed; its previous version keeps running\n";
-  if (!diagnostics.empty()) std::cerr << diagnostics;
-  // A unit that printed diagnostics is reported by one of their lines (cli/compile_unit.cpp).
-  if (!message.empty() && diagnostics.empty()) std::cerr << message << "\n";
+  reloader_.failed(path, hash, conflict);
+  if (options_.compiler_output) {
+    std::string text = "seam run: reload of " + path + " failed; its previous version keeps running\n";
+    // A unit that printed diagnostics is reported by one of their lines (cli/compile_driver.cpp).
+    text += diagnostics.empty() && !message.empty() ? message + "\n" : diagnostics;
+    options_.compiler_output(text);
+  }
   notice(Notice{plan::Severity::Error,
                 notice_id(NoticeKind::ReloadFailed),
                 message + (units_.count(path) ? " (the previous version keeps running)" : ""),
@@ -98,36 +92,35 @@ void Session::retire(std::unique_ptr<RuleUnit> unit) {
 
 // The new unit of a file starts (attached) before the old one stops: for a moment both fire,
 // and no call goes unseen.
-void Session::apply_reload(CompileBatch batch) {
+void Session::apply_reload(CompileBatch&& batch) {
   int64_t applying = now_ms();
   size_t compiled = 0, failed = 0;
   std::vector<std::unique_ptr<RuleUnit>> replaced;
   for (auto& [path, compiled_unit] : batch) {
     if (!compiled_unit.build) {
       ++failed;
-      reload_failed(path, compiled_unit.hash, compiled_unit.error, compiled_unit.diagnostics);
+      reload_failed(path, compiled_unit.hash, compiled_unit.error, compiled_unit.printed);
       continue;
     }
-    if (!compiled_unit.diagnostics.empty()) std::cerr << compiled_unit.diagnostics;  // warnings
+    if (!compiled_unit.printed.empty() && options_.compiler_output)
+      options_.compiler_output(compiled_unit.printed);  // warnings
     std::string hash = compiled_unit.build->hash;
     if (auto clash = conflict(path, compiled_unit.build->plan)) {
       ++failed;
-      reload_failed(path, hash, path + ": " + *clash, "");
-      conflicted_.insert(path);
+      reload_failed(path, hash, path + ": " + *clash, "", true);
       continue;
     }
-    std::string error;
-    std::unique_ptr<RuleUnit> unit = RuleUnit::start(std::move(compiled_unit.build), context_, &error);
+    Result<std::unique_ptr<RuleUnit>> unit = RuleUnit::start(std::move(compiled_unit.build), context_);
     if (!unit) {
       ++failed;
-      reload_failed(path, hash, path + ": " + error, "");
+      reload_failed(path, hash, path + ": " + unit.error(), "");
       continue;
     }
     ++compiled;
-    failed_.erase(path);
+    reloader_.started(path);
     auto& slot = units_[path];
     if (slot) replaced.push_back(std::move(slot));
-    slot = std::move(unit);
+    slot = std::move(*unit);
   }
   if (compiled > 0) units_changed();
   for (auto& old : replaced) retire(std::move(old));
@@ -135,9 +128,7 @@ void Session::apply_reload(CompileBatch batch) {
     ++reloads_;
     last_reload_s_ = unix_now_s();
     // A file refused for a name another file declared may load now that the others changed.
-    for (const std::string& path : conflicted_)
-      if (failed_.erase(path)) reload_again_ = true;
-    conflicted_.clear();
+    if (reloader_.retry_conflicts()) reload_again_ = true;
   }
   if (reload_.asked || compiled > 0 || failed > 0 || reload_.removed > 0)
     notice(Notice{plan::Severity::Info,

@@ -22,6 +22,7 @@
 #include "runtime/run/loader_hook.hpp"
 #include "runtime/run/metrics_service.hpp"
 #include "runtime/run/pods_reporter.hpp"
+#include "runtime/run/reloader.hpp"
 #include "runtime/run/rule_unit.hpp"
 #include "runtime/run/rules_watcher.hpp"
 #include "runtime/run/session.hpp"
@@ -44,16 +45,33 @@ class Session {
   SessionResult run();
 
  private:
+  // run()'s phases, in order.
+  bool start_units();
+  void announce_ready(int64_t started);
+  bool serve_metrics();
+  void drop_privileges();
+  void loop(int64_t started);
+  void stop_units();
+  SessionResult fail();  // stops what started, exit code 1
+
+  struct Timers {
+    int64_t next_rescan = 0, next_second = 0, next_report = 0, next_identity_refresh = 0;
+  };
+  void scan_processes(int64_t now, Timers& timers);
+  bool every_second(int64_t now, Timers& timers);
+  std::function<void(uint32_t, Alert&)> user_space_alerts();
+  void print_summary();
+
   void notice(const Notice& n);
   std::optional<std::string> conflict(const std::string& path, const plan::Plan& plan) const;
   void units_changed();
   int wait_and_consume(int timeout_ms);
   void on_record(std::span<const uint8_t> bytes);
-  bool open_ring(std::string* error);
+  Result<uint32_t> open_ring();  // the ring's size in bytes
   void request_reload(bool asked);
-  void apply_reload(CompileBatch batch);
+  void apply_reload(CompileBatch&& batch);
   void reload_failed(const std::string& path, const std::string& hash, const std::string& message,
-                     const std::string& diagnostics);
+                     const std::string& diagnostics, bool conflict = false);
   void retire(std::unique_ptr<RuleUnit> unit);
   metrics::SelfStats self_stats() const;
 
@@ -76,7 +94,6 @@ class Session {
   int ring_fd_ = -1;                     // the ring every unit writes into
   std::unique_ptr<EventReader> reader_;  // ... and its one reader, handing records out by unit tag
   std::unique_ptr<RingbufFill> ring_fill_;
-  uint64_t exec_records_ = 0;
   std::unique_ptr<RulesWatcher> watcher_;
   std::future<CompileBatch> compiling_;
   struct Pending {
@@ -85,8 +102,7 @@ class Session {
     int64_t paused_ms = 0;  // on the reading thread: detaching removed units, starting new ones
   } reload_;
   bool reload_again_ = false, reload_again_asked_ = false;
-  std::map<std::string, std::string> failed_;  // path -> hash of text that failed to build
-  std::set<std::string> conflicted_;           // failed for a metric name another file has
+  Reloader reloader_;  // which files a reload compiles, and what a failure leaves running
   uint64_t reload_errors_ = 0, reloads_ = 0;
   std::optional<double> last_reload_s_;
   uint64_t retired_records_ = 0, retired_dropped_ = 0;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/diag/diagnostic.hpp"
 #include "compiler/plan/plan.hpp"
 
 namespace seam::runtime {
@@ -23,7 +24,8 @@ struct UnitBuild {
 struct UnitCompileResult {
   std::unique_ptr<UnitBuild> build;  // null on failure
   std::string hash;                  // of the text that was compiled (also on failure)
-  std::string diagnostics;           // rendered text (file:line: ...), errors and warnings
+  diag::Diagnostics diagnostics;     // the checker's, as values
+  std::string printed;               // everything the compile reported, as text: diagnostics, notes, clang
   std::string error;                 // one line naming file and line when build is null
 };
 

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "compiler/diag/render.hpp"
@@ -63,6 +64,21 @@ TEST(CheckLoad, UserModuleReplacesStdlibModule) {
   const ast::File* cuda = p.find_module("cuda");
   ASSERT_NE(cuda, nullptr);
   EXPECT_EQ(cuda->source->path(), mod);
+}
+
+// The checker tests' harness (check_files) loads its in-memory files as the loader loads files
+// on disk: a user module hides the stdlib's module of that name there too.
+TEST(CheckLoad, TheTestHarnessClassifiesFilesAsTheLoaderDoes) {
+  check::Program p =
+      test::check_files({{"lib/cuda.seam", "module cuda\npoint tick = interval 1s\n"},
+                         {"rules/r.seam", "use cuda\nrule r\n    on cuda.tick\n    alert \"x\"\n"}});
+  EXPECT_EQ(own_errors(p), 0u) << diag::render_text(p.diagnostics);
+  const ast::File* cuda = p.find_module("cuda");
+  ASSERT_NE(cuda, nullptr);
+  EXPECT_EQ(cuda->source->path(), "lib/cuda.seam");
+  EXPECT_EQ(std::count_if(p.modules.begin(), p.modules.end(),
+                          [](const ast::File& f) { return f.module() && f.module()->name.name == "cuda"; }),
+            1);
 }
 
 TEST(CheckLoad, DirectoriesAreWalkedSorted) {

@@ -3,21 +3,25 @@
 #include "compiler/diag/render.hpp"
 #include "compiler/parse/parser.hpp"
 
+#include <optional>
+
 namespace seam::test {
 
+// The files are read from memory through the loader's ReadSource, so that they are classified
+// as seam classifies files on disk (a file declaring `module` is a module, and hides the
+// stdlib's module of that name).
 check::Program check_files(const std::vector<TextFile>& files,
                            const std::vector<check::RuleToggle>& toggles) {
   check::LoadOptions options;
   options.stdlib_dirs = {SEAM_SOURCE_DIR "/stdlib"};
-  check::Program program = check::load({}, options);
-  for (const TextFile& f : files) {
-    program.sources.push_back(std::make_unique<SourceFile>(f.path, f.text));
-    ast::File file = parse::parse_file(*program.sources.back(), program.diagnostics);
-    if (file.module())
-      program.modules.push_back(std::move(file));
-    else
-      program.rule_files.push_back(std::move(file));
-  }
+  options.read = [&files](const std::string& path, diag::Diagnostics& diags) -> std::optional<std::string> {
+    for (const TextFile& f : files)
+      if (f.path == path) return f.text;
+    return check::read_file(path, parse::Limits{}, diags);
+  };
+  std::vector<std::string> paths;
+  for (const TextFile& f : files) paths.push_back(f.path);
+  check::Program program = check::load(paths, options);
   program.toggles = toggles;
   check::check(program);
   return program;

@@ -9,9 +9,9 @@ namespace seam::test {
 namespace {
 
 TEST(StdlibDoc, CheckedInDocsMatchTheModules) {
-  std::string error;
-  std::string text = cli::stdlib_markdown_from({std::string(SEAM_SOURCE_DIR) + "/stdlib"}, &error);
-  ASSERT_TRUE(error.empty()) << error;
+  Result<std::string> doc = cli::stdlib_markdown_from({std::string(SEAM_SOURCE_DIR) + "/stdlib"});
+  ASSERT_TRUE(doc) << doc.error();
+  const std::string& text = *doc;
   EXPECT_EQ(read_file(std::string(SEAM_SOURCE_DIR) + "/docs/stdlib.md"), text)
       << "docs/stdlib.md is stale: run `seam stdlib doc > docs/stdlib.md`";
 }
@@ -35,9 +35,9 @@ TEST(StdlibDoc, ListsEveryEventWithProbesFieldsUnitsAndDocs) {
             "state copying per thread\n"
             "    set on entry of copy\n"
             "    clear on return of copy\n");
-  std::string error;
-  std::string text = cli::stdlib_markdown_from({dir.path()}, &error);
-  ASSERT_TRUE(error.empty()) << error;
+  Result<std::string> doc = cli::stdlib_markdown_from({dir.path()});
+  ASSERT_TRUE(doc) << doc.error();
+  const std::string& text = *doc;
   for (const char* expected :
        {"## m\n\nWhat m is for.\n", "Library `lib`: `libm.so*` or the executable `mprog`. The library.\n",
         "### m.copy (span)\n\nCopies memory.\n\nProbes: `lib:copy` or `lib:copy_ptds`\n",
@@ -56,10 +56,9 @@ TEST(StdlibDoc, ListsEveryEventWithProbesFieldsUnitsAndDocs) {
 TEST(StdlibDoc, AModuleWithErrorsIsReported) {
   TempDir dir;
   dir.write("m.seam", "module m\nspan x = nolib:f (a: nosuchtype)\n");
-  std::string error;
-  std::string text = cli::stdlib_markdown_from({dir.path()}, &error);
-  EXPECT_TRUE(text.empty());
-  EXPECT_NE(error.find("error["), std::string::npos) << error;
+  Result<std::string> doc = cli::stdlib_markdown_from({dir.path()});
+  ASSERT_FALSE(doc);
+  EXPECT_NE(doc.error().find("error["), std::string::npos) << doc.error();
 }
 
 }  // namespace
