@@ -45,6 +45,11 @@ inline constexpr uint32_t unit_tag_of(uint32_t raw_rule_id) {
 // the runtime a process has exec'd; all ones, so it carries no unit tag and is never a rule's.
 inline constexpr uint32_t kExecNoticeRuleId = 0xffffffffu;
 static_assert((kExecNoticeRuleId & kRuleIdMask) == kRuleIdMask);
+// The rule id of the dynamic loader hook's records (bpf-templates/loader_notice.c.tmpl, written
+// with this value by runtime/run/loader_hook.cpp): its tag, 0xffff, is one no unit gets
+// (UnitContext hands out 1..0xfffe).
+inline constexpr uint32_t kLoaderNoticeRuleId = 0xfffffffeu;
+static_assert(unit_tag_of(kLoaderNoticeRuleId) == 0xffffu);
 
 // Reads an integer member of the header; the caller has checked that `record` holds field.end().
 template <class T>

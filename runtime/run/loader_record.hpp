@@ -14,10 +14,9 @@
 
 namespace seam::runtime {
 
-// The rule id of the loader's notices, next to plan::kExecNoticeRuleId (record_header.hpp): its
-// tag, 0xffff, is one no unit gets (UnitContext::new_tag hands out 1..0xfffe).
-inline constexpr uint32_t kLoaderNoticeRuleId = 0xfffffffeu;
-static_assert(plan::unit_tag_of(kLoaderNoticeRuleId) == 0xffffu);
+// The loader's notices carry plan::kLoaderNoticeRuleId (record_header.hpp, with the other
+// reserved ids).
+using plan::kLoaderNoticeRuleId;
 
 struct LoaderName {
   std::string_view name;   // as the loader holds it: a path, or a bare name (linux-vdso.so.1)
