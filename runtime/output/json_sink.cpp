@@ -203,7 +203,8 @@ void append_notice_json(std::string& out, const Notice& n) {
 }
 
 JsonSink::JsonSink(int fd, bool owns_fd, std::string path)
-    : path_(std::move(path)), out_(fd, owns_fd, 64 * 1024, path_.empty() ? "json" : "json:" + path_) {}
+    : path_(std::move(path)),
+      out_(fd, owns_fd, size_t{64} * 1024, path_.empty() ? "json" : "json:" + path_) {}
 
 namespace {
 int open_output(const std::string& path) {

@@ -131,7 +131,7 @@ void append_alert_text(std::string& out, const Alert& alert) {
 }
 
 StdoutSink::StdoutSink(int out_fd, int notice_fd)
-    : out_(out_fd, false, 64 * 1024, "stdout"), notices_(notice_fd, false, 0) {}
+    : out_(out_fd, false, size_t{64} * 1024, "stdout"), notices_(notice_fd, false, 0) {}
 
 void StdoutSink::write(const Alert& alert) {
   append_alert_text(out_.buffer(), alert);
