@@ -41,7 +41,7 @@ std::unique_ptr<RuleUnit> RuleUnit::start(std::unique_ptr<UnitBuild> build, Unit
   std::vector<std::unique_ptr<Sink>> sinks;
   for (const auto& s : context.sinks) sinks.push_back(std::make_unique<SharedSink>(s));
   unit->pipeline_ = std::make_unique<AlertPipeline>(plan, std::move(sinks), std::move(options));
-  auto notice = [u = unit.get()](Notice n) { u->pipeline_->notice(n); };
+  auto notice = [u = unit.get()](const Notice& n) { u->pipeline_->notice(n); };
 
   LoadResult loaded = preloaded
                           ? std::move(*preloaded)

@@ -61,7 +61,7 @@ std::vector<pid_t> all_processes() {
 
 }  // namespace
 
-ScopeKeeper::ScopeKeeper(std::string operator_cgroup) {
+ScopeKeeper::ScopeKeeper(const std::string& operator_cgroup) {
   fd_ = bpf_map_create(BPF_MAP_TYPE_HASH, "seam_scope", sizeof(uint32_t), sizeof(uint64_t), kMaxProcesses,
                        nullptr);
   if (fd_ < 0) error_ = std::string("cannot create the scope map: ") + std::strerror(errno);

@@ -26,7 +26,7 @@ class ScopeKeeper {
   static constexpr uint32_t kMaxProcesses = 16384;  // seam_scope's max_entries (seam_scope.h)
 
   // operator_cgroup: `--cgroup PATH` (empty: none). Creates the map; error() says why not.
-  explicit ScopeKeeper(std::string operator_cgroup = {});
+  explicit ScopeKeeper(const std::string& operator_cgroup = {});
   ~ScopeKeeper();
   ScopeKeeper(const ScopeKeeper&) = delete;
   ScopeKeeper& operator=(const ScopeKeeper&) = delete;

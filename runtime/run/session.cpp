@@ -255,6 +255,7 @@ SessionResult Session::run() {
         LoadedObject::load(options_.units[i]->object, options_.units[i]->plan, probe_features(), shares[i]);
   });
   std::vector<uint32_t> tags;
+  tags.reserve(shares.size());
   for (const RingShare& share : shares) tags.push_back(share.unit_tag);
   for (size_t i = 0; i < options_.units.size(); ++i) {
     std::unique_ptr<UnitBuild>& build = options_.units[i];
@@ -416,7 +417,7 @@ SessionResult Session::run() {
       }
       metrics_->tick(now_ms() * 1000000, emit_user_space);
       metrics_->set_self(self_stats());
-      if (auto n = pods_reporter_->check()) notice(std::move(*n));
+      if (auto n = pods_reporter_->check()) notice(*n);
       next_second = now + 1000;
     }
     for (auto& [path, unit] : units_) unit->flush();
@@ -434,6 +435,7 @@ SessionResult Session::run() {
   std::vector<RuleUnit*> running;
   for (auto& [path, unit] : units_) running.push_back(unit.get());
   std::vector<std::thread> detaching;
+  detaching.reserve(running.size());
   for (RuleUnit* unit : running) detaching.emplace_back([unit] { unit->detach_probes(); });
   for (std::thread& t : detaching) t.join();
   for (auto& [path, unit] : units_) {

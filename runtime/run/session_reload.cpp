@@ -98,7 +98,7 @@ void Session::retire(std::unique_ptr<RuleUnit> unit) {
 
 // The new unit of a file starts (attached) before the old one stops: for a moment both fire,
 // and no call goes unseen.
-void Session::apply_reload(CompileBatch batch) {
+void Session::apply_reload(CompileBatch&& batch) {
   int64_t applying = now_ms();
   size_t compiled = 0, failed = 0;
   std::vector<std::unique_ptr<RuleUnit>> replaced;

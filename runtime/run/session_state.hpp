@@ -50,7 +50,7 @@ class Session {
   void on_record(std::span<const uint8_t> bytes);
   bool open_ring(std::string* error);
   void request_reload(bool asked);
-  void apply_reload(CompileBatch batch);
+  void apply_reload(CompileBatch&& batch);  // moves each compiled unit into its RuleUnit
   void reload_failed(const std::string& path, const std::string& hash, const std::string& message,
                      const std::string& diagnostics);
   void retire(std::unique_ptr<RuleUnit> unit);
