@@ -23,10 +23,10 @@ EntryClass classify_x86_64_entry(std::span<const uint8_t> code) {
     code = code.subspan(4);
   }
   if (code.empty()) return out;
-  if (code[0] >= 0x50 && code[0] <= 0x57) {
+  const bool push = (code[0] >= 0x50 && code[0] <= 0x57) ||  // push %rax..%rdi
+                    (code.size() >= 2 && code[0] == 0x41 && code[1] >= 0x50 && code[1] <= 0x57);  // %r8..%r15
+  if (push) {
     out.first = FirstInstruction::Push;
-  } else if (code.size() >= 2 && code[0] == 0x41 && code[1] >= 0x50 && code[1] <= 0x57) {
-    out.first = FirstInstruction::Push;  // push %r8..%r15
   } else if (code.size() >= 5 && code[0] == 0x0f && code[1] == 0x1f && code[2] == 0x44 && code[3] == 0x00 &&
              code[4] == 0x00) {
     out.first = FirstInstruction::Nop5;

@@ -240,12 +240,12 @@ AttachResult LoadedObject::add_link(std::vector<Link> links) {
   return r;
 }
 
-#define SEAM_FIND_PROGRAM(prog, program, what)                                                            \
-  bpf_program* prog = bpf_object__find_program_by_name(obj_, (program).c_str());                          \
-  if (!prog || bpf_program__fd(prog) < 0) {                                                               \
-    AttachResult r;                                                                                       \
-    r.error = (what) + ": program '" + (program) + "' is " + (prog ? "not loaded" : "not in the object"); \
-    return r;                                                                                             \
+#define SEAM_FIND_PROGRAM(prog, program, what)                                                              \
+  bpf_program* prog = bpf_object__find_program_by_name(obj_, (program).c_str());                            \
+  if (!(prog) || bpf_program__fd(prog) < 0) {                                                               \
+    AttachResult r;                                                                                         \
+    r.error = (what) + ": program '" + (program) + "' is " + ((prog) ? "not loaded" : "not in the object"); \
+    return r;                                                                                               \
   }
 
 AttachResult LoadedObject::attach_uprobe(const std::string& program, const std::string& binary_path,

@@ -10,7 +10,7 @@
 
 namespace seam::runtime {
 
-PendingScanner::PendingScanner(const plan::Plan& plan, std::function<int(const std::string&)> map_fd) {
+PendingScanner::PendingScanner(const plan::Plan& plan, const std::function<int(const std::string&)>& map_fd) {
   for (const plan::Rule& r : plan.rules) {
     if (r.pending_ns <= 0 || r.pending_map.empty()) continue;
     int fd = map_fd(r.pending_map);

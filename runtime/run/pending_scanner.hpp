@@ -13,7 +13,7 @@ namespace seam::runtime {
 class PendingScanner {
  public:
   // `map_fd` gives the fd of a map by name (LoadedObject::map_fd).
-  PendingScanner(const plan::Plan& plan, std::function<int(const std::string&)> map_fd);
+  PendingScanner(const plan::Plan& plan, const std::function<int(const std::string&)>& map_fd);
   bool empty() const { return rules_.empty(); }
   // Emits an alert for every span in flight longer than its rule's bound, once per span.
   void scan(const std::function<void(uint32_t rule_id, Alert&)>& emit);

@@ -69,7 +69,7 @@ class Session {
   void on_record(std::span<const uint8_t> bytes);
   Result<uint32_t> open_ring();  // the ring's size in bytes
   void request_reload(bool asked);
-  void apply_reload(CompileBatch&& batch);
+  void apply_reload(CompileBatch&& batch);  // moves each compiled unit into its RuleUnit
   void reload_failed(const std::string& path, const std::string& hash, const std::string& message,
                      const std::string& diagnostics, bool conflict = false);
   void retire(std::unique_ptr<RuleUnit> unit);
