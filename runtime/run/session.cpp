@@ -290,7 +290,7 @@ bool Session::start_units() {
   std::vector<LoadResult> loaded(options_.units.size());
   std::vector<RingShare> shares;
   for (const auto& build : options_.units) shares.push_back(context_.share(build->plan, context_.next_tag++));
-  std::optional<elf::ProcMapsRound> start_round(std::in_place);  // units and scope: one /proc pass
+  start_round_.emplace();  // units and scope: one /proc pass, until announce_ready
   parallel_for(options_.units.size(), [&](size_t i) {
     loaded[i] =
         LoadedObject::load(options_.units[i]->object, options_.units[i]->plan, probe_features(), shares[i]);
@@ -333,7 +333,7 @@ void Session::announce_ready(int64_t started) {
                   0});
   start_loader_hook();
   if (scope_) scope_scanned(scope_->scan());  // before `ready`: the processes already running
-  start_round.reset();
+  start_round_.reset();
   // The cgroups there are now, before any alert: a container that calls and exits at once takes
   // its cgroup with it before its alert is resolved (cgroup_resolver.hpp).
   cgroups_->refresh();

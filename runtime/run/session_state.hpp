@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/elf/proc_maps_round.hpp"
 #include "runtime/identity/cgroup_resolver.hpp"
 #include "runtime/run/bpf_fill.hpp"
 #include "runtime/run/event_reader.hpp"
@@ -89,6 +90,8 @@ class Session {
   // Exec'd processes to scan, by when: a multimap, so that a scan due later never holds back
   // one due sooner (an exec storm's +30 ms scans once waited behind the first one's +300 ms).
   std::multimap<int64_t, pid_t> pending_scans_;
+  // From loading the units to the scope's first scan: one /proc pass for all of start.
+  std::optional<elf::ProcMapsRound> start_round_;
   std::unique_ptr<LoaderHook> loader_;  // null: this host's loader cannot be hooked (a notice said why)
   void start_loader_hook();
   int ring_fd_ = -1;                     // the ring every unit writes into
