@@ -72,6 +72,7 @@ int run_bundle(BundleRun run) {
   session.rule_paths = {run.path};
   session.compile_unit = [load = run.load](const std::string& path) { return load_bundle(path, load).unit; };
   session.compiler_output = [](const std::string& text) { std::cerr << text; };
+  session.loader_hook = false;  // it is built with clang, which a bundle's host need not have
   session.reload = run.reload;
   session.watch = run.watch;
   session.sinks = std::move(run.sinks);

@@ -75,7 +75,7 @@ Result<std::unique_ptr<RuleUnit>> RuleUnit::start(std::unique_ptr<UnitBuild> bui
              0};
     if (!u.attachment.rules.empty() && u.attachment.rules[0] < plan.rules.size())
       n.rule = plan.rules[u.attachment.rules[0]].name;
-    notice(std::move(n));
+    notice(n);
   }
 
   // Rules and metrics left out at compile time for a probe this kernel lacks (plan.hpp).

@@ -153,7 +153,10 @@ void Session::scope_scanned(const std::vector<std::string>& entered) {
 // The dynamic loader's hook (loader_hook.hpp), once the units have subscribed their patterns:
 // without it, new processes' libraries are found by exec notices and rescans only.
 void Session::start_loader_hook() {
-  Result<std::unique_ptr<LoaderHook>> hook = LoaderHook::start(ring_fd_);
+  Result<std::unique_ptr<LoaderHook>> hook =
+      options_.loader_hook
+          ? LoaderHook::start(ring_fd_)
+          : Result<std::unique_ptr<LoaderHook>>(Error{"a bundle run builds no loader hook (no clang)"});
   if (!hook) {
     notice(Notice{plan::Severity::Warning,
                   notice_id(NoticeKind::LoaderHookUnavailable),

@@ -29,6 +29,9 @@ struct SessionOptions {
   std::vector<std::string>
       module_files;  // among the rule paths, but modules: never units (docs/operations.md)
   UnitCompiler compile_unit;
+  // The dynamic loader's hook (loader_hook.hpp) is built with clang at start; a bundle run builds
+  // nothing (it may have no clang), so it goes without the hook and says so in a notice.
+  bool loader_hook = true;
   // Where a reload's compiler output goes (its diagnostics as `seam lint` prints them, and which
   // file failed): the operator's terminal, not an output (cli: stderr). Null: nowhere; the
   // outputs get the reload-failed notice either way.
