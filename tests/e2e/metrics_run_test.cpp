@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "support/e2e_helpers.hpp"
 #include "support/seam_process.hpp"
 #include "support/test_support.hpp"
 
@@ -18,7 +19,7 @@ TEST(MetricsRun, HistogramIsServedAndWindowedRuleFires) {
                                 "rule sync_p99\n"
                                 "    when p99(sync_latency) over 2s > 5ms\n"
                                 "    alert critical \"cudaStreamSynchronize p99 is {value}\"\n");
-  std::string listen = "127.0.0.1:" + std::to_string(20000 + getpid() % 20000);
+  std::string listen = "127.0.0.1:" + std::to_string(free_port());
   std::string fixtures = SEAM_FIXTURE_DIR;
   Child caller({fixtures + "/cuda_caller", fixtures + "/libcudart.so.12", "30", "10000"});
   ASSERT_TRUE(caller.wait_for_line("ready", std::chrono::seconds(10)));

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <fstream>
 
+#include "support/e2e_helpers.hpp"
 #include "support/seam_process.hpp"
 #include "support/test_support.hpp"
 
@@ -62,7 +63,7 @@ TEST(Quantiles, WindowedP50AndP99AreWithinTwoPercentOfTheMeasuredCalls) {
   std::string durations = dir.path() + "/durations.txt";
   Child caller({fixtures + "/timed_caller", lib, durations});
   ASSERT_TRUE(caller.wait_for_line("ready", 10s));
-  std::string listen = "127.0.0.1:" + std::to_string(20000 + (getpid() + 7) % 20000);
+  std::string listen = "127.0.0.1:" + std::to_string(free_port());  // a pid-derived port was taken once
   SeamRun seam(dir.path(),
                {rules, "--pid", std::to_string(caller.pid()), "--alert-repeat", "1", "--listen", listen});
   ASSERT_TRUE(seam.wait_for_notice("attached", lib, 30s)) << seam.stderr_text();

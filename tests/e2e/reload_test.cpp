@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <set>
 
+#include "support/e2e_helpers.hpp"
 #include "support/seam_process.hpp"
 #include "support/test_support.hpp"
 
@@ -102,7 +103,7 @@ TEST_F(Reload, EditedRuleTakesOverWithNoCallUnseen) {
 TEST_F(Reload, BrokenEditIsReportedAndTheOldRuleKeepsFiring) {
   SEAM_REQUIRE_ROOT();
   dir_.write("rules/seq.seam", seq_rule("seq_v1", "v1"));
-  std::string listen = "127.0.0.1:" + std::to_string(20000 + (getpid() + 7) % 20000);
+  std::string listen = "127.0.0.1:" + std::to_string(free_port());
   SeamRun seam(dir_.path(), args({"--listen", listen}));
   ASSERT_TRUE(wait_until([&] { return seam.alerts("seq_v1").size() >= 10; }, 30s)) << seam.stderr_text();
   // Line 5: a field cudaMalloc does not have.
@@ -188,7 +189,7 @@ TEST_F(Reload, MetricsOfEveryFileAreServedAcrossAReload) {
   dir_.write("rules/a.seam", "use cuda\nmetric calls on cuda.malloc count by comm\n");
   dir_.write("rules/b.seam",
              "use cuda\nmetric calls_by_pid on cuda.malloc count by pid\n" + seq_rule("seq_b", "b"));
-  std::string listen = "127.0.0.1:" + std::to_string(20000 + (getpid() + 13) % 20000);
+  std::string listen = "127.0.0.1:" + std::to_string(free_port());
   SeamRun seam(dir_.path(), args({"--listen", listen}));
   std::string pid = std::to_string(workload_->pid()), body;
   auto scrape = [&] { return body = run_command({"curl", "-s", "http://" + listen + "/metrics"}).out; };
