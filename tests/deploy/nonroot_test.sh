@@ -21,10 +21,7 @@ fail() {
   echo "--- seam's output:" >&2; cat "$work/out/alerts.jsonl" "$work/seam.log" >&2 2>/dev/null || true
   exit 1
 }
-wait_for() {  # wait_for SECONDS COMMAND...: polls every 50 ms
-  local deadline=$((SECONDS + $1)); shift
-  until "$@"; do ((SECONDS < deadline)) || return 1; sleep 0.05; done
-}
+source "$(dirname "${BASH_SOURCE[0]}")/wait_for.sh"
 command -v setpriv >/dev/null || fail "setpriv (util-linux) is missing"
 
 mkdir -p "$work/rules" "$work/out" "$work/tmp"
