@@ -46,19 +46,28 @@ void for_each_mapping(std::string_view text, Fn&& fn) {
   }
 }
 
-// The same for executable mappings only, which is all discovery and symbolization want: the
-// other lines (most of them) are skipped on their permission bits before any parsing.
+// Calls fn(std::string_view line) for each line (without its newline) whose permissions say
+// executable ("r-xp"), skipped on that one byte before any parsing: most lines are not. The one
+// filter of for_each_executable_mapping and of a scan round's kept text (proc_maps_round.cpp).
 template <class Fn>
-void for_each_executable_mapping(std::string_view text, Fn&& fn) {
-  MapsEntry entry;
+void for_each_executable_line(std::string_view text, Fn&& fn) {
   while (!text.empty()) {
     size_t nl = text.find('\n');
     std::string_view line = text.substr(0, nl);
     text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
     size_t space = line.find(' ');
     if (space == std::string_view::npos || space + 3 >= line.size() || line[space + 3] != 'x') continue;
-    if (parse_maps_line(line, entry)) fn(static_cast<const MapsEntry&>(entry));
+    fn(line);
   }
+}
+
+// The same for executable mappings only, parsed, which is all discovery and symbolization want.
+template <class Fn>
+void for_each_executable_mapping(std::string_view text, Fn&& fn) {
+  MapsEntry entry;
+  for_each_executable_line(text, [&](std::string_view line) {
+    if (parse_maps_line(line, entry)) fn(static_cast<const MapsEntry&>(entry));
+  });
 }
 
 // "/proc/<pid>/<leaf>" without going through streams.

@@ -15,18 +15,13 @@ struct RoundTexts {
 
 thread_local std::unique_ptr<RoundTexts> current;
 
-// The lines whose permissions say executable ("r-xp"), as for_each_executable_mapping keeps them.
+// The executable lines, as for_each_executable_mapping keeps them.
 std::string executable_lines(std::string_view text) {
   std::string out;
-  while (!text.empty()) {
-    size_t nl = text.find('\n');
-    std::string_view line = text.substr(0, nl);
-    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
-    size_t space = line.find(' ');
-    if (space == std::string_view::npos || space + 3 >= line.size() || line[space + 3] != 'x') continue;
+  for_each_executable_line(text, [&](std::string_view line) {
     out.append(line);
     out.push_back('\n');
-  }
+  });
   return out;
 }
 

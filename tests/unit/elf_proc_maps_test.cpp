@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "runtime/elf/proc_maps.hpp"
+#include "runtime/elf/proc_maps_round.hpp"
 
 namespace seam::runtime::elf {
 namespace {
@@ -84,6 +85,49 @@ TEST(ProcMaps, ReadsOwnMapsAndFindsOwnExecutableCode) {
   EXPECT_GE(storage.size(), view->size()) << "storage keeps its room";
   EXPECT_FALSE(read_whole_file("/proc/0/maps", buf));
   EXPECT_EQ(proc_path(1234, "root"), "/proc/1234/root");
+}
+
+// The one permission filter: executable lines only, whatever else the line holds; a line too short
+// to have permissions, or without a space, is skipped; the last line needs no newline.
+TEST(ProcMaps, ExecutableLinesAreThoseWithXInThePermissions) {
+  const std::string text =
+      "00400000-00401000 r--p 00000000 08:01 11 /bin/a\n"
+      "00401000-00402000 r-xp 00001000 08:01 11 /bin/a\n"
+      "00402000-00403000 rw-p 00000000 00:00 0 [heap]\n"
+      "nospace\n"
+      "0-1 r-\n"
+      "\n"
+      "7f00-7f01 --xp 00000000 00:00 0\n"
+      "7f01-7f02 rwxp 00000000 08:01 12 /lib/b.so";
+  std::vector<std::string> lines;
+  for_each_executable_line(text, [&](std::string_view line) { lines.emplace_back(line); });
+  EXPECT_EQ(lines, (std::vector<std::string>{"00401000-00402000 r-xp 00001000 08:01 11 /bin/a",
+                                             "7f00-7f01 --xp 00000000 00:00 0",
+                                             "7f01-7f02 rwxp 00000000 08:01 12 /lib/b.so"}));
+  std::vector<std::string> paths;
+  for_each_executable_mapping(text, [&](const MapsEntry& e) { paths.emplace_back(e.path); });
+  EXPECT_EQ(paths, (std::vector<std::string>{"/bin/a", "", "/lib/b.so"}));
+}
+
+// A scan round keeps exactly the executable lines of the process's maps, read once: the second
+// call in the round hands back the same text.
+TEST(ProcMaps, ARoundKeepsTheExecutableLinesOnce) {
+  ProcMapsRound round;
+  std::string storage;
+  std::optional<std::string_view> kept = executable_maps_text(getpid(), storage);
+  ASSERT_TRUE(kept);
+  std::string whole;
+  ASSERT_TRUE(read_whole_file(proc_path(getpid(), "maps").c_str(), whole));
+  std::string expected;
+  for_each_executable_line(whole, [&](std::string_view line) {
+    expected.append(line);
+    expected.push_back('\n');
+  });
+  EXPECT_FALSE(expected.empty());
+  EXPECT_EQ(*kept, expected);
+  std::optional<std::string_view> again = executable_maps_text(getpid(), storage);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->data(), kept->data()) << "read once per round";
 }
 
 }  // namespace
