@@ -5,7 +5,11 @@
  * tstate->current_frame (3.13); then each frame's caller. The walk runs in bpf_loop, so the
  * verifier checks one step instead of every frame count. Each step is one read of the frame's
  * bytes (into a per-CPU buffer) and writes the frame found straight into the record: no copy of
- * a fixed-size frame array at the end, so a short stack costs only its own frames. Included
+ * a fixed-size frame array at the end, so a short stack costs only its own frames. The count of
+ * frames kept lives in the per-CPU buffer, not on the stack: the verifier checks a bpf_loop
+ * callback as a loop until its states repeat, and a count it knows exactly (0, 1, 2...) never
+ * repeats, so it walked every count: 115,000 instructions for a 64-frame walk, most of a bundle's
+ * start. Read back from a map, the count is a bounded unknown and one pass is enough. Included
  * after py_gil.h. */
 #pragma once
 
@@ -13,21 +17,22 @@
 #define SEAM_PY_NO_CFRAME 0xffffffff
 #define SEAM_PY_ENTRY_BIT (1ULL << 63) /* plan::kPyEntryBit */
 
-/* Per CPU: the bytes of the frame being read (a program runs on one CPU at a time). */
+/* Per CPU (a program runs on one CPU at a time): the bytes of the frame being read, then the
+ * count of frames kept. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, __u8[SEAM_PY_FRAME_READ]);
+	__type(value, __u8[SEAM_PY_FRAME_READ + 8]);
 } seam_py_scratch SEC(".maps");
 
 struct seam_py_walk {
 	struct seam_py_proc *pp;
 	__u8 *fb;    /* the per-CPU frame bytes */
+	__u64 *kept; /* the per-CPU count of frames kept (after the frame bytes) */
 	__u64 *out;  /* the record's frames: {code, instruction} pairs */
 	__u64 frame;
 	__u64 max;   /* the record's frames (a constant the verifier bounds `out` with) */
-	__u64 n;     /* frames kept */
 	__u32 size;  /* bytes read per frame */
 	__u32 status;
 };
@@ -72,7 +77,7 @@ static long seam_py_step(__u64 index, void *arg)
 	struct seam_py_walk *w = arg;
 	struct seam_py_proc *pp = w->pp;
 	__u8 *fb = w->fb;
-	__u64 n = w->n;
+	__u64 n = *w->kept;
 	if (!w->frame)
 		return 1;
 	if (n >= w->max) {
@@ -92,7 +97,7 @@ static long seam_py_step(__u64 index, void *arg)
 		__u64 instr = seam_py_word(fb, pp->frame_instr);
 		w->out[2 * n] = code | (seam_py_byte(fb, pp->frame_entry) ? SEAM_PY_ENTRY_BIT : 0);
 		w->out[2 * n + 1] = pp->instr_is_int ? (__u64)(__s64)(__s32)instr : instr;
-		w->n = n + 1;
+		*w->kept = n + 1;
 	}
 	w->frame = seam_py_word(fb, pp->frame_back);
 	return 0;
@@ -111,6 +116,8 @@ static __always_inline void seam_py_stack(void *procs, __u32 tgid, __u64 *out, _
 	w.fb = bpf_map_lookup_elem(&seam_py_scratch, &zero);
 	if (!w.fb)
 		return;
+	w.kept = (__u64 *)(w.fb + SEAM_PY_FRAME_READ);
+	*w.kept = 0;
 	w.status = seam_py_first_frame(w.pp, &w.frame);
 	w.out = &out[2];
 	w.max = max;
@@ -120,5 +127,5 @@ static __always_inline void seam_py_stack(void *procs, __u32 tgid, __u64 *out, _
 	if (w.status == 0 && w.frame)
 		w.status = 3; /* more frames than the loop went through */
 	out[1] = w.status;
-	out[0] = w.n;
+	out[0] = *w.kept;
 }
