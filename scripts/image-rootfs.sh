@@ -10,10 +10,14 @@ seam=$1 bundle=$2 dest=$3
 mkdir -p "$dest"/{usr/bin,usr/share/seam,etc/ssl/certs,proc,sys,dev,tmp,run,var/cache/seam}
 chmod 1777 "$dest/tmp"
 install -m 0755 "$seam" "$dest/usr/bin/seam"
-# The loader and every library, at the paths ldd resolves them to (symlinks followed).
-ldd "$seam" | awk '/=>/ && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}' | sort -u | while read -r lib; do
-  cp -L --parents "$lib" "$dest/"
-done
+# The loader and every library, at the paths ldd resolves them to (symlinks followed); and
+# libcurl with its libraries, which seam opens only when a webhook or --pods needs it (dlopen).
+curl=$(ldconfig -p | awk '/libcurl\.so\.4 .*x86-64/ {print $NF; exit}')
+[[ -n $curl ]] || { echo "image-rootfs: no libcurl.so.4 (webhooks need it)" >&2; exit 2; }
+{ echo "$curl"; ldd "$seam"; ldd "$curl"; } | awk '/=>/ && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}' | sort -u |
+  while read -r lib; do
+    cp -L --parents "$lib" "$dest/"
+  done
 # The loader is looked up by the path in the binary's PT_INTERP, often /lib64/...: keep that link.
 interp=$(readelf -l "$seam" | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')
 [[ -n $interp && ! -e $dest$interp ]] && cp -L --parents "$interp" "$dest/"
