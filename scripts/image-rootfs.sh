@@ -12,7 +12,7 @@ chmod 1777 "$dest/tmp"
 install -m 0755 "$seam" "$dest/usr/bin/seam"
 # The loader and every library, at the paths ldd resolves them to (symlinks followed); and
 # libcurl with its libraries, which seam opens only when a webhook or --pods needs it (dlopen).
-curl=$(ldconfig -p | awk '/libcurl\.so\.4 .*x86-64/ {print $NF; exit}')
+curl=$(ldconfig -p | awk '/libcurl\.so\.4 .*x86-64/ && !found {print $NF; found = 1}')
 [[ -n $curl ]] || { echo "image-rootfs: no libcurl.so.4 (webhooks need it)" >&2; exit 2; }
 { echo "$curl"; ldd "$seam"; ldd "$curl"; } | awk '/=>/ && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}' | sort -u |
   while read -r lib; do
