@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -21,6 +22,7 @@
 
 #include "compiler/build/object_cache.hpp"
 #include "compiler/build/vmlinux_btf.hpp"
+#include "runtime/load/btf_type_ids.hpp"
 #include "runtime/load/feature_cache.hpp"
 #include "runtime/load/tracefs.hpp"
 #include "runtime/load/uprobe_multi.hpp"
@@ -196,15 +198,38 @@ FeatureStatus probe_raw_tracepoint() {
   return ok();
 }
 
-// BTF-typed programs: tp_btf (attach to sched_switch) and fentry (a kernel function).
-FeatureStatus probe_btf_program(Feature f, const btf* vmlinux) {
-  if (!vmlinux) return missing(f, "the kernel has no BTF (/sys/kernel/btf/vmlinux)");
+// BTF-typed programs: tp_btf (attach to sched_switch) and fentry (a kernel function), tried on
+// these types.
+BtfName btf_program_target(Feature f) {
+  return f == Feature::TpBtf ? BtfName{"btf_trace_sched_switch", BTF_KIND_TYPEDEF}
+                             : BtfName{"do_nanosleep", BTF_KIND_FUNC};
+}
+
+// Their ids in the kernel's BTF: from the file mapped in place, or a parse where it cannot be
+// mapped (btf_type_ids.hpp); nullopt when the kernel has no BTF.
+std::optional<std::map<BtfName, uint32_t>> btf_program_targets() {
+  const std::vector<BtfName> wanted = {btf_program_target(Feature::TpBtf),
+                                       btf_program_target(Feature::Fentry)};
+  if (std::optional<std::map<BtfName, uint32_t>> ids = find_vmlinux_btf_type_ids(wanted)) return ids;
+  std::shared_ptr<const btf> vmlinux = build::acquire_vmlinux_btf();
+  if (!vmlinux) return std::nullopt;
+  std::map<BtfName, uint32_t> ids;
+  for (const BtfName& w : wanted)
+    if (int id = btf__find_by_name_kind(vmlinux.get(), w.first.c_str(), w.second); id > 0)
+      ids[w] = static_cast<uint32_t>(id);
+  return ids;
+}
+
+FeatureStatus probe_btf_program(Feature f, const std::optional<std::map<BtfName, uint32_t>>& targets) {
+  if (!targets) return missing(f, "the kernel has no BTF (/sys/kernel/btf/vmlinux)");
   bool tp = f == Feature::TpBtf;
-  const char* target = tp ? "btf_trace_sched_switch" : "do_nanosleep";
-  int id = btf__find_by_name_kind(vmlinux, target, tp ? BTF_KIND_TYPEDEF : BTF_KIND_FUNC);
-  if (id <= 0) return missing(f, std::string("no BTF entry for ") + target);
+  const BtfName target_name = btf_program_target(f);
+  const char* target = target_name.first.c_str();
+  auto found = targets->find(target_name);
+  if (found == targets->end()) return missing(f, std::string("no BTF entry for ") + target);
+  const uint32_t id = found->second;
   LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = tp ? BPF_TRACE_RAW_TP : BPF_TRACE_FENTRY,
-              .attach_btf_id = static_cast<__u32>(id));
+              .attach_btf_id = id);
   Fd prog(load_trivial(BPF_PROG_TYPE_TRACING, &opts));
   if (!prog.ok()) return missing(f, "program load refused (" + errno_text(errno) + ")");
   Fd link(bpf_raw_tracepoint_open(nullptr, prog.fd));
@@ -230,8 +255,7 @@ FeatureStatus probe_perf_event() {
 FeatureSet probe_features_uncached() {
   auto start = std::chrono::steady_clock::now();
   FeatureSet s;
-  // Shared with the types header clang needs, which a cold start builds at the same time.
-  std::shared_ptr<const btf> vmlinux = build::acquire_vmlinux_btf();
+  std::optional<std::map<BtfName, uint32_t>> btf_targets = btf_program_targets();
   s.btf_load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   auto timed = [&](Feature f, auto&& probe) {
     auto t0 = std::chrono::steady_clock::now();
@@ -260,8 +284,8 @@ FeatureSet probe_features_uncached() {
         [] { return probe_kprobe_like(Feature::Kprobe, BPF_PROG_TYPE_KPROBE, "kprobe", false); });
   timed(Feature::Tracepoint, probe_tracepoint);
   timed(Feature::RawTracepoint, probe_raw_tracepoint);
-  timed(Feature::TpBtf, [&] { return probe_btf_program(Feature::TpBtf, vmlinux.get()); });
-  timed(Feature::Fentry, [&] { return probe_btf_program(Feature::Fentry, vmlinux.get()); });
+  timed(Feature::TpBtf, [&] { return probe_btf_program(Feature::TpBtf, btf_targets); });
+  timed(Feature::Fentry, [&] { return probe_btf_program(Feature::Fentry, btf_targets); });
   timed(Feature::PerfEvent, probe_perf_event);
   close_graveyard_in_background();
   s.probe_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -1,0 +1,97 @@
+#include "runtime/load/btf_type_ids.hpp"
+
+#include <fcntl.h>
+#include <linux/btf.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstring>
+
+namespace seam::runtime {
+namespace {
+
+// The bytes after a type's btf_type that its kind adds (include/uapi/linux/btf.h); -1 for a kind
+// this walk does not know.
+int64_t extra_bytes(uint32_t kind, uint32_t vlen) {
+  switch (kind) {
+    case BTF_KIND_INT:
+    case BTF_KIND_VAR:
+    case BTF_KIND_DECL_TAG:
+      return 4;
+    case BTF_KIND_PTR:
+    case BTF_KIND_FWD:
+    case BTF_KIND_TYPEDEF:
+    case BTF_KIND_VOLATILE:
+    case BTF_KIND_CONST:
+    case BTF_KIND_RESTRICT:
+    case BTF_KIND_FUNC:
+    case BTF_KIND_FLOAT:
+    case BTF_KIND_TYPE_TAG:
+      return 0;
+    case BTF_KIND_ARRAY:
+      return sizeof(btf_array);
+    case BTF_KIND_STRUCT:
+    case BTF_KIND_UNION:
+      return int64_t{vlen} * sizeof(btf_member);
+    case BTF_KIND_ENUM:
+      return int64_t{vlen} * sizeof(btf_enum);
+    case BTF_KIND_FUNC_PROTO:
+      return int64_t{vlen} * sizeof(btf_param);
+    case BTF_KIND_DATASEC:
+      return int64_t{vlen} * sizeof(btf_var_secinfo);
+    case BTF_KIND_ENUM64:
+      return int64_t{vlen} * sizeof(btf_enum64);
+    default:
+      return -1;
+  }
+}
+
+}  // namespace
+
+std::optional<std::map<BtfName, uint32_t>> find_btf_type_ids(std::string_view raw,
+                                                             const std::vector<BtfName>& wanted) {
+  btf_header h{};
+  if (raw.size() < sizeof h) return std::nullopt;
+  std::memcpy(&h, raw.data(), sizeof h);
+  if (h.magic != BTF_MAGIC || h.hdr_len < sizeof h ||
+      uint64_t{h.hdr_len} + h.type_off + h.type_len > raw.size() ||
+      uint64_t{h.hdr_len} + h.str_off + h.str_len > raw.size())
+    return std::nullopt;
+  std::string_view types = raw.substr(h.hdr_len + h.type_off, h.type_len);
+  std::string_view strings = raw.substr(h.hdr_len + h.str_off, h.str_len);
+  std::map<BtfName, uint32_t> found;
+  uint32_t id = 1;  // id 0 is void
+  for (size_t at = 0; at < types.size() && found.size() < wanted.size(); ++id) {
+    btf_type t{};
+    if (types.size() - at < sizeof t) return std::nullopt;
+    std::memcpy(&t, types.data() + at, sizeof t);
+    const uint32_t kind = BTF_INFO_KIND(t.info);
+    const int64_t extra = extra_bytes(kind, BTF_INFO_VLEN(t.info));
+    if (extra < 0) return std::nullopt;
+    at += sizeof t + static_cast<size_t>(extra);
+    if (t.name_off == 0 || t.name_off >= strings.size()) continue;
+    std::string_view name = strings.substr(t.name_off);
+    name = name.substr(0, name.find('\0'));
+    for (const BtfName& w : wanted)
+      if (w.second == kind && w.first == name) found.try_emplace(w, id);
+  }
+  return found;
+}
+
+std::optional<std::map<BtfName, uint32_t>> find_vmlinux_btf_type_ids(const std::vector<BtfName>& wanted) {
+  int fd = open("/sys/kernel/btf/vmlinux", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  struct stat st {};
+  void* map = fstat(fd, &st) == 0 && st.st_size > 0
+                  ? mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0)
+                  : MAP_FAILED;
+  close(fd);
+  if (map == MAP_FAILED) return std::nullopt;  // kernels before 6.16 cannot map it: parse instead
+  auto ids = find_btf_type_ids(
+      std::string_view(static_cast<const char*>(map), static_cast<size_t>(st.st_size)), wanted);
+  munmap(map, static_cast<size_t>(st.st_size));
+  return ids;
+}
+
+}  // namespace seam::runtime
