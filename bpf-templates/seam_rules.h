@@ -50,24 +50,34 @@ static __always_inline __u64 seam_stack_arg(struct pt_regs *ctx, int n)
 #define SEAM_HIST_TOP_BITS 40
 #define SEAM_HIST_BUCKETS (SEAM_HIST_SUB + (SEAM_HIST_TOP_BITS - SEAM_HIST_SUB_BITS) * SEAM_HIST_SUB)
 
+/* One step of the binary search for v's top bit, without a branch: s is k when x >> k is not 0
+ * (x < 2^(2k) there, so adding 2^k - 1 carries into bit k exactly then), else 0. With branches,
+ * each of the six steps split the verifier's paths on a known exponent: 2^6 paths through every
+ * histogram's update, most of a metric program's verification. */
+#define SEAM_HIST_STEP(x, e, k)                                                  \
+	do {                                                                     \
+		__u64 seam_s = ((((x) >> (k)) + ((1ULL << (k)) - 1)) >> (k)) * (k); \
+		(x) >>= seam_s;                                                  \
+		(e) += seam_s;                                                   \
+	} while (0)
+
 static __always_inline __u32 seam_hist_bucket(__u64 v)
 {
 	__u64 u = v ? v - 1 : 0;
 	if (u < SEAM_HIST_SUB)
 		return (__u32)u;
-	__u64 x = u;
-	__u32 e = 0;
-	if (x >> 32) { x >>= 32; e += 32; }
-	if (x >> 16) { x >>= 16; e += 16; }
-	if (x >> 8) { x >>= 8; e += 8; }
-	if (x >> 4) { x >>= 4; e += 4; }
-	if (x >> 2) { x >>= 2; e += 2; }
-	if (x >> 1) { e += 1; }
+	__u64 x = u, e = 0;
+	SEAM_HIST_STEP(x, e, 32);
+	SEAM_HIST_STEP(x, e, 16);
+	SEAM_HIST_STEP(x, e, 8);
+	SEAM_HIST_STEP(x, e, 4);
+	SEAM_HIST_STEP(x, e, 2);
+	SEAM_HIST_STEP(x, e, 1);
 	if (e >= SEAM_HIST_TOP_BITS)
 		return SEAM_HIST_BUCKETS - 1;
-	__u32 shift = e - SEAM_HIST_SUB_BITS;
-	__u32 i = SEAM_HIST_SUB + shift * SEAM_HIST_SUB + (__u32)(u >> shift) - SEAM_HIST_SUB;
-	return i < SEAM_HIST_BUCKETS ? i : SEAM_HIST_BUCKETS - 1;
+	__u64 shift = e - SEAM_HIST_SUB_BITS;
+	__u64 i = SEAM_HIST_SUB + shift * SEAM_HIST_SUB + (u >> shift) - SEAM_HIST_SUB;
+	return i < SEAM_HIST_BUCKETS ? (__u32)i : SEAM_HIST_BUCKETS - 1;
 }
 
 /* Counts v in a histogram's buckets. The compiler knows the bucket is in range and would drop
