@@ -198,7 +198,26 @@ void Checker::run() {
   for (auto& t : tables_) check_uses(*t);
   for (auto& t : tables_) check_libraries(*t);
   for (auto& t : tables_) check_rule_counts(*t);
+  check_metric_names_across_files();
   for (auto& t : tables_) check_scopes(*t);
+}
+
+// Every rule file of a run (and of a bundle) is one object, and each metric is one Prometheus
+// family: two files may not declare one metric name.
+void Checker::check_metric_names_across_files() {
+  std::map<std::string, SourceRange> first;
+  for (auto& t : tables_) {
+    if (!t->module.empty()) continue;
+    std::map<std::string, SourceRange> in_file;  // a file's own duplicates are reported by declare_names
+    for (ast::Decl& decl : t->file->decls) {
+      auto* m = std::get_if<ast::MetricDecl>(&decl);
+      if (!m || m->name.name.empty() || !in_file.emplace(m->name.name, m->name.range).second) continue;
+      auto [at, inserted] = first.emplace(m->name.name, m->name.range);
+      if (!inserted)
+        diags_.error(Code::DuplicateName, m->name.range, "metric '" + m->name.name + "' is declared twice")
+            .hints.push_back(first_declared(at->second));
+    }
+  }
 }
 
 void check(Program& program) {

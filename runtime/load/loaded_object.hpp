@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -47,6 +48,9 @@ struct RingShare {
   int scope_fd = -1;      // the shared seam_scope map (runtime/run/scope_keeper.hpp; -1: the object's own)
   // The scope bits each scope slot of the object requires (seam_scope_masks; codegen/scope_slots.hpp).
   std::vector<uint64_t> scope_masks;
+  // Maps of this object (by name) that use an existing map instead: a reloaded object keeps the
+  // previous one's metric counters (runtime/run/session_reload.cpp).
+  std::map<std::string, int> reuse_maps;
 };
 
 struct LoadResult {

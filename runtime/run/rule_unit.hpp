@@ -49,7 +49,7 @@ struct UnitContext {
   ScopeKeeper* scope = nullptr;
   RingShare share(const plan::Plan& plan, uint32_t tag) const {
     return RingShare{ring_fd, tag, scope ? scope->fd() : -1,
-                     scope ? scope->masks_for(plan) : std::vector<uint64_t>{}};
+                     scope ? scope->masks_for(plan) : std::vector<uint64_t>{}, {}};
   }
   uint32_t next_tag = 1;
   // A tag no running unit has (1..0xfffe: all ones in a rule id is the exec notice).
