@@ -112,5 +112,34 @@ TEST(CompileDriver, AUserModuleIsPartOfTheUnitAndIsReadWithEveryReload) {
   EXPECT_EQ(loader.most_reads_of_a_stdlib_file(), 1);
 }
 
+// seam run's one object: three files with a rule on one tracepoint give one attachment there,
+// serving the three rules, and one program for it in the generated C.
+TEST(CompileDriver, ThreeFilesOnOneTracepointShareOneProgram) {
+  test::TempDir dir;
+  for (const char* name : {"a", "b", "c"})
+    dir.write(std::string(name) + ".seam",
+              std::string("use syscalls\n\nrule ") + name +
+                  "\n    on syscalls.any where id == getppid\n    alert info \"" + name + "\"\n");
+  DriverOptions options;
+  options.compile.paths = {dir.path()};
+  options.allow_insecure_rules = true;  // a test's temp dir
+  CompileDriver driver(options);
+  std::ostringstream err;
+  CompiledRules all = driver.compile_all(err);
+  ASSERT_TRUE(all.ok) << err.str();
+  size_t at_entry = 0;
+  for (const plan::Attachment& a : all.lowered.plan.attachments)
+    if (a.name == "sys_enter_getppid") {
+      ++at_entry;
+      EXPECT_EQ(a.rules.size(), 3u);
+    }
+  EXPECT_EQ(at_entry, 1u);
+  const std::string& c = all.generated.c_source;
+  std::string section = "SEC(\"tracepoint/syscalls/sys_enter_getppid\")";
+  size_t first = c.find(section);
+  ASSERT_NE(first, std::string::npos) << c;
+  EXPECT_EQ(c.find(section, first + 1), std::string::npos) << "two programs at one site";
+}
+
 }  // namespace
 }  // namespace seam::cli
