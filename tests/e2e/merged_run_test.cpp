@@ -7,6 +7,7 @@
 
 #include <bpf/bpf.h>
 #include <dirent.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -204,6 +205,31 @@ TEST_F(MergedRun, ReloadOfOneOfHundredFilesLosesNoCall) {
   for (int64_t s = first; s <= last; ++s)
     if (!seen.count(s)) missing.push_back(s);
   EXPECT_TRUE(missing.empty()) << missing.size() << " calls unseen between " << first << " and " << last;
+}
+
+// A broken edit of one file keeps the whole running object: the other file's rule fires on, the
+// notice names the broken file and line, and the same text is not built again.
+TEST_F(MergedRun, ABrokenFileKeepsEveryRuleOfTheOldObjectRunning) {
+  SEAM_REQUIRE_ROOT();
+  dir_.write("rules/seq.seam", seq_rule("seq_v1"));
+  dir_.write("rules/other.seam", tracepoint_rule("other", workload_->pid()));
+  SeamRun seam(dir_.path(), args());
+  ASSERT_TRUE(wait_until([&] { return seam.alerts("seq_v1").size() >= 10; }, 60s)) << seam.stderr_text();
+  std::string tmp = dir_.write(
+      "rules/.other.tmp", "use syscalls\n\nrule other\n    on syscalls.any\n    alert info \"{nosuch}\"\n");
+  ASSERT_EQ(std::rename(tmp.c_str(), (rules_ + "/other.seam").c_str()), 0);
+  ASSERT_TRUE(seam.wait_for_notice("reload-failed", "other.seam:5:", 60s)) << seam.stderr_text();
+  ASSERT_TRUE(seam.wait_for_notice("reloaded", "reload: 0 compiled, 1 failed, 1 unchanged, 0 removed", 10s))
+      << seam.stderr_text();
+  size_t before = seam.alerts("seq_v1").size();
+  EXPECT_TRUE(wait_until([&] { return seam.alerts("seq_v1").size() >= before + 50; }, 10s));
+  call_getppid();  // the old object's rule of the broken file runs too
+  EXPECT_TRUE(wait_until([&] { return !seam.alerts("other").empty(); }, 10s)) << seam.stderr_text();
+  seam.signal(SIGHUP);  // the same broken text: not built again
+  ASSERT_TRUE(seam.wait_for_notice("reloaded", "reload: 0 compiled, 0 failed, 2 unchanged, 0 removed", 10s))
+      << seam.stderr_text();
+  EXPECT_EQ(seam.notices("reload-failed").size(), 1u);
+  EXPECT_EQ(seam.stop(), 0) << seam.stderr_text();
 }
 
 }  // namespace
