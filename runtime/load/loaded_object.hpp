@@ -41,7 +41,8 @@ struct DetachStats {
 
 class LoadedObject;
 
-// `seam run` loads one object per rule file, all writing into one ring buffer it owns.
+// `seam run`'s object (every rule file in one, and during a reload the next one beside it) writes
+// into one ring buffer the session owns, and shares its scope map.
 struct RingShare {
   int ring_fd = -1;       // the shared seam_events map (-1: the object's own ring)
   uint32_t unit_tag = 0;  // the loading unit's tag (plan::unit_tag_of), in every record it writes
