@@ -32,6 +32,7 @@
 #include "runtime/output/sink.hpp"
 #include "runtime/output/stderr_notice_sink.hpp"
 #include "runtime/output/webhook_options.hpp"
+#include "runtime/run/loader_hook.hpp"
 #include "runtime/run/session.hpp"
 #include "runtime/safety/fd_limit.hpp"
 
@@ -148,6 +149,11 @@ int run(RunFlags& flags) {
   // The kernel feature probes (or their per-boot cache) run beside compiling and clang; the
   // session's probe_features() waits for this first call if it has not finished.
   std::jthread features([] { runtime::probe_features(); });
+  // The dynamic loader hook's object (loader_hook.hpp) builds with clang beside the rules' build,
+  // not after the probes attach; only `seam run RULES` starts the hook (a bundle has no clang).
+  std::jthread loader_hook;
+  if (!flags.dry_run && (flags.compile.paths.size() != 1 || !bundle::is_bundle_file(flags.compile.paths[0])))
+    loader_hook = std::jthread([] { runtime::LoaderHook::build_ahead(); });
   AdhocRules adhoc;  // removed when the run ends
   bool adhoc_used =
       !flags.expressions.empty() ||
