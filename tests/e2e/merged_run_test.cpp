@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -229,6 +230,24 @@ TEST_F(MergedRun, ABrokenFileKeepsEveryRuleOfTheOldObjectRunning) {
   ASSERT_TRUE(seam.wait_for_notice("reloaded", "reload: 0 compiled, 0 failed, 2 unchanged, 0 removed", 10s))
       << seam.stderr_text();
   EXPECT_EQ(seam.notices("reload-failed").size(), 1u);
+  EXPECT_EQ(seam.stop(), 0) << seam.stderr_text();
+}
+
+// Every file gone: the object is detached (nothing is left to build); a file added later starts
+// a new one.
+TEST_F(MergedRun, EveryFileGoneStopsTheObjectAndANewFileStartsOne) {
+  SEAM_REQUIRE_ROOT();
+  dir_.write("rules/seq.seam", seq_rule("seq_v1"));
+  SeamRun seam(dir_.path(), args());
+  ASSERT_TRUE(wait_until([&] { return seam.alerts("seq_v1").size() >= 10; }, 60s)) << seam.stderr_text();
+  std::filesystem::remove(rules_ + "/seq.seam");
+  ASSERT_TRUE(seam.wait_for_notice("reloaded", "reload: 0 compiled, 0 failed, 0 unchanged, 1 removed", 30s))
+      << seam.stderr_text();
+  size_t after_removal = seam.alerts("seq_v1").size();
+  std::string tmp = dir_.write("rules/.seq.tmp", seq_rule("seq_v2"));
+  ASSERT_EQ(std::rename(tmp.c_str(), (rules_ + "/seq.seam").c_str()), 0);
+  ASSERT_TRUE(wait_until([&] { return seam.alerts("seq_v2").size() >= 10; }, 60s)) << seam.stderr_text();
+  EXPECT_EQ(seam.alerts("seq_v1").size(), after_removal);
   EXPECT_EQ(seam.stop(), 0) << seam.stderr_text();
 }
 
