@@ -25,12 +25,12 @@ struct UnitBuild {
 };
 
 struct UnitCompileResult {
-  std::unique_ptr<UnitBuild> build;  // null on failure
-  std::string hash;                  // of the text that was compiled (also on failure)
+  std::unique_ptr<UnitBuild> build;          // null on failure
+  std::string hash;                          // of the text that was compiled (also on failure)
   std::map<std::string, std::string> files;  // each file -> the hash of its text compiled (also on failure)
-  diag::Diagnostics diagnostics;     // the checker's, as values
-  std::string printed;               // everything the compile reported, as text: diagnostics, notes, clang
-  std::string error;                 // one line naming file and line when build is null
+  diag::Diagnostics diagnostics;             // the checker's, as values
+  std::string printed;  // everything the compile reported, as text: diagnostics, notes, clang
+  std::string error;    // one line naming file and line when build is null
 };
 
 // Checks, lowers, generates and builds the unit named `path` again (every rule file of the run,
