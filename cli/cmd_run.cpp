@@ -23,7 +23,7 @@
 #include "cli/rule_toggles.hpp"
 #include "cli/run_bundle.hpp"
 #include "cli/traced_command.hpp"
-#include "cli/tuning_files.hpp"
+#include "cli/tuning_files.hpp"  // has_rules, join_paths
 #include "compiler/bundle/bundle.hpp"
 #include "compiler/plan/cgroup_path.hpp"
 #include "runtime/load/features.hpp"
@@ -32,6 +32,7 @@
 #include "runtime/output/sink.hpp"
 #include "runtime/output/stderr_notice_sink.hpp"
 #include "runtime/output/webhook_options.hpp"
+#include "runtime/run/loader_hook.hpp"
 #include "runtime/run/session.hpp"
 #include "runtime/safety/fd_limit.hpp"
 
@@ -148,6 +149,11 @@ int run(RunFlags& flags) {
   // The kernel feature probes (or their per-boot cache) run beside compiling and clang; the
   // session's probe_features() waits for this first call if it has not finished.
   std::jthread features([] { runtime::probe_features(); });
+  // The dynamic loader hook's object (loader_hook.hpp) builds with clang beside the rules' build,
+  // not after the probes attach; only `seam run RULES` starts the hook (a bundle has no clang).
+  std::jthread loader_hook;
+  if (!flags.dry_run && (flags.compile.paths.size() != 1 || !bundle::is_bundle_file(flags.compile.paths[0])))
+    loader_hook = std::jthread([] { runtime::LoaderHook::build_ahead(); });
   AdhocRules adhoc;  // removed when the run ends
   bool adhoc_used =
       !flags.expressions.empty() ||
@@ -253,8 +259,9 @@ int run(RunFlags& flags) {
     std::cerr << "seam: note: per-thread maps fall back to LRU hashes: " << task_storage.reason << "\n";
   // One driver for the start and every reload: each file is read and checked once, all together
   // as `seam lint` sees them (every diagnostic, also those across files: a route to an output
-  // another file declares), then each rule file is lowered and built alone as a rule unit, so
-  // that a reload replaces only the files that changed (docs/operations.md).
+  // another file declares), then every rule file is lowered, generated and built into one object
+  // (one clang run; one program per probe site however many files probe it). A reload builds the
+  // whole set again (docs/operations.md).
   DriverOptions driver_options;
   driver_options.compile = flags.compile;
   driver_options.compile.probe_missing = missing_on_this_kernel;  // such rules left out, with a notice
@@ -270,7 +277,6 @@ int run(RunFlags& flags) {
     return 2;
   }
   std::move(declared->begin(), declared->end(), std::back_inserter(sinks));
-  UnitFiles unit_files = driver->split_units(rules.program);
   if (!has_rules(rules.program)) {
     std::cerr << "seam run: no rule or metric to run in " << join_paths(flags.compile.paths) << "\n";
     return 1;
@@ -282,20 +288,9 @@ int run(RunFlags& flags) {
     return attach_check(statuses, flags.strict) ? 0 : 1;
   }
   if (!attach_check(statuses, flags.strict)) return 1;
-  std::vector<runtime::UnitCompileResult> compiled = driver->build_units(rules, unit_files.units);
-  std::vector<std::unique_ptr<runtime::UnitBuild>> units;
-  int exit_code = 0;
-  double compile_ms = 0;
-  for (runtime::UnitCompileResult& unit : compiled) {
-    if (!unit.build) {
-      std::cerr << unit.printed;  // its check was printed above: lowering and clang
-      exit_code = 1;
-      continue;
-    }
-    compile_ms += unit.build->compile_ms;
-    units.push_back(std::move(unit.build));
-  }
-  if (exit_code != 0) return exit_code;
+  runtime::UnitCompileResult unit = driver->build_unit(rules, std::cerr);  // lowering notes, clang's errors
+  if (!unit.build) return 1;
+  double compile_ms = unit.build->compile_ms;
   if (sinks.empty()) {
     auto out = runtime::make_sink("stdout");
     sinks.push_back(std::move(*out));
@@ -313,11 +308,10 @@ int run(RunFlags& flags) {
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
   runtime::SessionOptions session;
-  session.units = std::move(units);
+  session.units.push_back(std::move(unit.build));
   session.ringbuf_bytes = flags.compile.lower.ringbuf_bytes;  // also with no units yet
   session.rule_paths = flags.compile.paths;
-  session.module_files = unit_files.not_units;
-  session.compile_unit = [driver](const std::string& path) { return driver->compile_unit(path); };
+  session.compile_unit = [driver](const std::string&) { return driver->compile_unit(); };
   session.compiler_output = [](const std::string& text) { std::cerr << text; };
   session.reload = &g_reload;
   session.watch = !flags.no_watch;

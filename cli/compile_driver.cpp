@@ -1,32 +1,21 @@
 #include "cli/compile_driver.hpp"
 
 #include <algorithm>
-#include <filesystem>
+#include <map>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
 
 #include "cli/kernel_probes.hpp"
-#include "cli/tuning_files.hpp"
 #include "compiler/build/content_hash.hpp"
 #include "compiler/check/check.hpp"
 #include "compiler/diag/render.hpp"
-#include "runtime/run/parallel_for.hpp"
 #include "runtime/run/reload_plan.hpp"
 #include "runtime/safety/rule_file_safety.hpp"
 
 namespace seam::cli {
 
 namespace {
-
-bool contains(const std::vector<std::string>& list, const std::string& item) {
-  return std::find(list.begin(), list.end(), item) != list.end();
-}
-
-std::string real_path(const std::string& path) {
-  std::error_code ec;
-  return std::filesystem::weakly_canonical(path, ec).string();
-}
 
 // The line a unit that failed is reported by, from what failed (never by searching the printed
 // text): the first error diagnostic ("file:line:col: error[E...]: ..."), else the compiler's
@@ -50,38 +39,6 @@ std::string compiled_hash(const check::Program& program, const std::string& path
   for (const auto& source : program.sources)
     if (source->path() == path) return build::ContentHash().add(source->text()).hex();
   return build::hash_file(path);
-}
-
-// The user's files (as the driver collected them) that declare a module rather than rules.
-std::vector<std::string> user_modules(const check::Program& program, const std::vector<std::string>& files) {
-  std::vector<std::string> out;
-  for (const ast::File& module : program.modules) {
-    std::string canonical = real_path(module.source->path());
-    for (const std::string& f : files)
-      if (real_path(f) == canonical) out.push_back(f);
-  }
-  return out;
-}
-
-runtime::UnitCompileResult unit_result(const std::string& path, std::string hash, CompiledRules& rules,
-                                       build::BuildResult& built, std::string printed) {
-  runtime::UnitCompileResult out;
-  out.hash = std::move(hash);
-  out.diagnostics = rules.program.diagnostics;
-  out.printed = std::move(printed);
-  if (!rules.ok || !built.ok) {
-    out.error = first_error(rules, built, out.printed);
-    if (out.error.empty()) out.error = path + ": cannot compile";
-    return out;
-  }
-  auto unit = std::make_unique<runtime::UnitBuild>();
-  unit->path = path;
-  unit->hash = out.hash;
-  unit->plan = std::move(rules.lowered.plan);
-  unit->object = std::move(built.object);
-  unit->compile_ms = built.compile_ms;
-  out.build = std::move(unit);
-  return out;
 }
 
 }  // namespace
@@ -117,37 +74,26 @@ check::Program CompileDriver::check_all() {
 
 CompiledRules CompileDriver::compile_all(std::ostream& err) {
   files_ = runtime::rule_files(options_.compile.paths);
-  return compile(files_, {}, false, err);
+  return compile(files_, false, err);
 }
 
-CompiledRules CompileDriver::compile(const std::vector<std::string>& paths,
-                                     const std::vector<std::string>& overlays, bool unit,
+CompiledRules CompileDriver::compile(const std::vector<std::string>& paths, bool drop_missing,
                                      std::ostream& err) const {
   CompiledRules out;
   check::LoadOptions load;
   load.stdlib = stdlib();
   load.read = read_;
-  std::vector<std::string> all = paths;
-  all.insert(all.end(), overlays.begin(), overlays.end());
-  out.program = check::load(all, load);
+  out.program = check::load(paths, load);
   out.program.toggles = options_.compile.toggles;
   if (!out.program.diagnostics.has_errors()) check::check(out.program);
-  // A unit is one file of several: a route may name an output another file declares, and an
-  // override a rule of a third file; both are checked over every file at start.
-  if (unit) out.program.diagnostics.drop(diag::Code::UnknownOutput);
-  if (unit) out.program.diagnostics.drop(diag::Code::UnknownOverrideTarget);
   out.program.diagnostics.sort();
   if (!out.program.diagnostics.all().empty()) err << diag::render_text(out.program.diagnostics);
   if (out.program.diagnostics.has_errors()) return out;
-  if (unit) check::mark_unavailable(out.program, options_.compile.probe_missing);
+  if (drop_missing) check::mark_unavailable(out.program, options_.compile.probe_missing);
 
   lower::Input input;
   for (const ast::File& f : out.program.modules) input.modules.push_back(&f);
-  std::vector<std::string> overlay_paths;
-  overlay_paths.reserve(overlays.size());
-  for (const std::string& o : overlays) overlay_paths.push_back(real_path(o));
-  for (const ast::File& f : out.program.rule_files)
-    if (!contains(overlay_paths, real_path(f.source->path()))) input.rule_files.push_back(&f);
+  for (const ast::File& f : out.program.rule_files) input.rule_files.push_back(&f);
   lower_and_generate(out, input, options_.compile.lower, err);
   return out;
 }
@@ -189,48 +135,66 @@ bool CompileDriver::sources_are_safe(const check::Program& program, std::ostream
   return safe;
 }
 
-UnitFiles CompileDriver::split_units(const check::Program& program) {
-  UnitFiles out;
-  options_.module_files = user_modules(program, files_);
-  TuningFiles tuning = tuning_files(program, files_);
-  options_.tuning_files = tuning.all;
-  out.not_units = options_.module_files;
-  out.not_units.insert(out.not_units.end(), tuning.tuning_only.begin(), tuning.tuning_only.end());
-  for (const std::string& f : files_)
-    if (!contains(out.not_units, f)) out.units.push_back(f);
+std::string CompileDriver::unit_name() const {
+  std::string name;
+  for (std::string path : options_.compile.paths) {
+    while (path.size() > 1 && path.back() == '/') path.pop_back();
+    name += (name.empty() ? "" : " ") + path;
+  }
+  return name;
+}
+
+runtime::UnitCompileResult CompileDriver::unit_result(const std::vector<std::string>& files,
+                                                      CompiledRules& rules, build::BuildResult& built,
+                                                      std::string printed) const {
+  runtime::UnitCompileResult out;
+  // The hash of each file's text as compiled: the reloader compares these with the files on
+  // disk, so an edit, an added file and a removed one are all changes.
+  std::map<std::string, std::string> hashes;
+  build::ContentHash all;
+  for (const std::string& f : files) {
+    hashes[f] = compiled_hash(rules.program, f);
+    all.add(f).add(hashes[f]);
+  }
+  out.hash = all.hex();
+  out.files = hashes;
+  out.diagnostics = rules.program.diagnostics;
+  out.printed = std::move(printed);
+  if (!rules.ok || !built.ok) {
+    out.error = first_error(rules, built, out.printed);
+    if (out.error.empty()) out.error = unit_name() + ": cannot compile";
+    return out;
+  }
+  auto unit = std::make_unique<runtime::UnitBuild>();
+  unit->path = unit_name();
+  unit->hash = out.hash;
+  unit->files = std::move(hashes);
+  unit->plan = std::move(rules.lowered.plan);
+  unit->object = std::move(built.object);
+  unit->compile_ms = built.compile_ms;
+  out.build = std::move(unit);
   return out;
 }
 
-std::vector<runtime::UnitCompileResult> CompileDriver::build_units(
-    CompiledRules& all, const std::vector<std::string>& units) const {
-  check::mark_unavailable(all.program, options_.compile.probe_missing);
-  std::vector<CompiledRules> lowered(units.size());
-  std::vector<std::ostringstream> printed(units.size());
-  for (size_t i = 0; i < units.size(); ++i) {
+runtime::UnitCompileResult CompileDriver::build_unit(CompiledRules& all, std::ostream& err) const {
+  std::ostringstream printed;
+  // The kernel's missing probes change the plan only when a rule needs one: lower again then.
+  if (all.ok && check::mark_unavailable(all.program, options_.compile.probe_missing) > 0) {
     lower::Input input;
     for (const ast::File& f : all.program.modules) input.modules.push_back(&f);
-    for (const ast::File& f : all.program.rule_files)
-      if (f.source->path() == units[i]) input.rule_files.push_back(&f);
-    lower_and_generate(lowered[i], input, options_.compile.lower, printed[i]);
+    for (const ast::File& f : all.program.rule_files) input.rule_files.push_back(&f);
+    lower_and_generate(all, input, options_.compile.lower, printed);
   }
-  std::vector<runtime::UnitCompileResult> out(units.size());
-  runtime::parallel_for(units.size(), [&](size_t i) {
-    build::BuildResult built;
-    if (lowered[i].ok) built = build_rules(lowered[i], printed[i]);
-    out[i] = unit_result(units[i], compiled_hash(all.program, units[i]), lowered[i], built, printed[i].str());
-  });
-  return out;
+  build::BuildResult built;
+  if (all.ok) built = build_rules(all, printed);
+  err << printed.str();
+  return unit_result(files_, all, built, printed.str());
 }
 
-runtime::UnitCompileResult CompileDriver::compile_unit(const std::string& path, int* exit_code) const {
-  std::vector<std::string> paths = {path};
-  for (const std::string& module : options_.module_files)
-    if (module != path) paths.push_back(module);
-  std::vector<std::string> overlays;
-  for (const std::string& tuning : options_.tuning_files)
-    if (tuning != path) overlays.push_back(tuning);
+runtime::UnitCompileResult CompileDriver::compile_unit(int* exit_code) const {
+  std::vector<std::string> files = runtime::rule_files(options_.compile.paths);
   std::ostringstream err;
-  CompiledRules rules = compile(paths, overlays, true, err);
+  CompiledRules rules = compile(files, true, err);
   int code = 1;
   if (rules.ok && !sources_are_safe(rules.program, err)) {
     rules.ok = false;
@@ -238,8 +202,7 @@ runtime::UnitCompileResult CompileDriver::compile_unit(const std::string& path, 
   }
   build::BuildResult built;
   if (rules.ok) built = build_rules(rules, err);
-  runtime::UnitCompileResult out =
-      unit_result(path, compiled_hash(rules.program, path), rules, built, err.str());
+  runtime::UnitCompileResult out = unit_result(files, rules, built, err.str());
   if (exit_code) *exit_code = out.build ? 0 : code;
   return out;
 }
@@ -248,11 +211,6 @@ CompiledRules compile_rules(const CompileOptions& options, std::ostream& err) {
   DriverOptions driver;
   driver.compile = options;
   return CompileDriver(std::move(driver)).compile_all(err);
-}
-
-runtime::UnitCompileResult compile_unit(const std::string& path, const DriverOptions& options,
-                                        int* exit_code) {
-  return CompileDriver(options).compile_unit(path, exit_code);
 }
 
 }  // namespace seam::cli

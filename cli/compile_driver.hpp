@@ -18,16 +18,6 @@ namespace seam::cli {
 struct DriverOptions {
   CompileOptions compile;             // paths: the user's files and directories
   bool allow_insecure_rules = false;  // no rule-file safety check (a test's temp dir)
-  // seam run's rule units: user files that declare a module, and files that tune other files'
-  // rules, are compiled with every unit (split_units() finds them at start).
-  std::vector<std::string> module_files;
-  std::vector<std::string> tuning_files;
-};
-
-// What seam run's start found among the user's files.
-struct UnitFiles {
-  std::vector<std::string> units;      // a rule unit each
-  std::vector<std::string> not_units;  // module files and files that only tune: a reload skips them
 };
 
 class CompileDriver {
@@ -53,27 +43,27 @@ class CompileDriver {
   // `err`) when someone other than root could have changed one of the program's files.
   bool sources_are_safe(const check::Program& program, std::ostream& err) const;
 
-  // seam run's start, after compile_all(): which files are units; the module and tuning files
-  // are kept for every later compile_unit().
-  UnitFiles split_units(const check::Program& program);
+  // The name of `seam run`'s one unit: the paths as given ("rules", "a.seam b.seam").
+  std::string unit_name() const;
 
-  // seam run's start: one unit per file of `units`, each lowered alone from the program
-  // compile_all() checked (no file is read or checked again), then generated and built with
-  // clang in parallel. Rules whose probes this kernel lacks (compile.probe_missing) are left out.
-  std::vector<runtime::UnitCompileResult> build_units(CompiledRules& all,
-                                                      const std::vector<std::string>& units) const;
+  // seam run's start, after compile_all(): every rule file in one unit (one generated C, one
+  // clang run, one object), from the program compile_all() checked (no file is read or checked
+  // again). Rules whose probes this kernel lacks (compile.probe_missing) are left out, lowering
+  // again only when there are some.
+  runtime::UnitCompileResult build_unit(CompiledRules& all, std::ostream& err) const;
 
-  // A reload: one rule file read again and compiled alone, with the module and tuning files and
-  // the stdlib as read at start. Safe to call from a worker thread. exit_code: 0, 1 for
-  // diagnostics or a build error, 2 for an unsafe file.
-  runtime::UnitCompileResult compile_unit(const std::string& path, int* exit_code = nullptr) const;
+  // A reload: every file under the paths collected, read, checked and built again as one unit
+  // (a file added or removed is a change too), with the stdlib as read at start. Safe to call
+  // from a worker thread. exit_code: 0, 1 for diagnostics or a build error, 2 for an unsafe file.
+  runtime::UnitCompileResult compile_unit(int* exit_code = nullptr) const;
 
  private:
   std::shared_ptr<const check::StdlibSources> stdlib() const;
-  // Reads, checks and (when it checks clean) lowers and generates `paths`; the rules of the
-  // `overlays` are checked but not lowered. Prints what it finds to `err`.
-  CompiledRules compile(const std::vector<std::string>& paths, const std::vector<std::string>& overlays,
-                        bool unit, std::ostream& err) const;
+  // Reads, checks and (when it checks clean) lowers and generates `paths`. `drop_missing`: rules
+  // whose probes this kernel lacks are left out (seam run). Prints what it finds to `err`.
+  CompiledRules compile(const std::vector<std::string>& paths, bool drop_missing, std::ostream& err) const;
+  runtime::UnitCompileResult unit_result(const std::vector<std::string>& files, CompiledRules& rules,
+                                         build::BuildResult& built, std::string printed) const;
   void lower_and_generate(CompiledRules& out, const lower::Input& input, const lower::Options& lower,
                           std::ostream& err) const;
 
@@ -86,9 +76,5 @@ class CompileDriver {
 
 // A driver for one compile of `options.paths` (seam compile, and tests).
 CompiledRules compile_rules(const CompileOptions& options, std::ostream& err);
-
-// A driver for one rule unit of `path` (tests).
-runtime::UnitCompileResult compile_unit(const std::string& path, const DriverOptions& options,
-                                        int* exit_code = nullptr);
 
 }  // namespace seam::cli

@@ -40,6 +40,7 @@ LoadedBundle load_bundle(const std::string& path, const BundleLoadOptions& optio
   auto unit = std::make_unique<runtime::UnitBuild>();
   unit->path = path;
   unit->hash = out.unit.hash;
+  unit->files = {{path, out.unit.hash}};
   unit->plan = variant->plan;
   unit->plan.ringbuf_bytes = options.ringbuf_bytes;
   unit->object = variant->object;

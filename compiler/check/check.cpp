@@ -135,7 +135,8 @@ void Checker::check_libraries(Table& t) {
 
 // What the loader can take, checked here so that `seam lint` refuses what `seam run` could not
 // load (docs/language.md, "Limits"): every rule and metric on one event runs in one BPF program,
-// which the verifier refuses past a size (its jumps are 16-bit), and one file is one clang run.
+// which the verifier refuses past a size (its jumps are 16-bit). Counted per file: seam run puts
+// every file's rules on one event into that program, which a set of files can overfill.
 void Checker::check_rule_counts(Table& t) {
   if (!t.module.empty()) return;
   size_t rules = 0;
@@ -146,7 +147,7 @@ void Checker::check_rule_counts(Table& t) {
           .error(Code::TooManyRules, name.range,
                  std::string(what) + " '" + name.name + "' is past the limit of " +
                      std::to_string(kMaxRulesPerFile) + " rules and metrics in one file")
-          .hints.push_back("split the file: each rule file is compiled and loaded on its own");
+          .hints.push_back("split the file");
     if (event && ++on_event[event] == kMaxRulesPerEvent + 1)
       diags_
           .error(Code::TooManyRules, name.range,
@@ -154,8 +155,8 @@ void Checker::check_rule_counts(Table& t) {
                      std::to_string(kMaxRulesPerEvent) + " rules and metrics on event '" + event->name.name +
                      "' in one file")
           .hints.push_back(
-              "they all run in one BPF program, which the kernel refuses past that size: move some "
-              "to another file");
+              "they all run in one BPF program (with the other files' rules on that event), which the "
+              "kernel refuses past that size: drop or merge some");
   };
   for (ast::Decl& decl : t.file->decls) {
     if (auto* r = std::get_if<ast::RuleDecl>(&decl))
@@ -198,7 +199,26 @@ void Checker::run() {
   for (auto& t : tables_) check_uses(*t);
   for (auto& t : tables_) check_libraries(*t);
   for (auto& t : tables_) check_rule_counts(*t);
+  check_metric_names_across_files();
   for (auto& t : tables_) check_scopes(*t);
+}
+
+// Every rule file of a run (and of a bundle) is one object, and each metric is one Prometheus
+// family: two files may not declare one metric name.
+void Checker::check_metric_names_across_files() {
+  std::map<std::string, SourceRange> first;
+  for (auto& t : tables_) {
+    if (!t->module.empty()) continue;
+    std::map<std::string, SourceRange> in_file;  // a file's own duplicates are reported by declare_names
+    for (ast::Decl& decl : t->file->decls) {
+      auto* m = std::get_if<ast::MetricDecl>(&decl);
+      if (!m || m->name.name.empty() || !in_file.emplace(m->name.name, m->name.range).second) continue;
+      auto [at, inserted] = first.emplace(m->name.name, m->name.range);
+      if (!inserted)
+        diags_.error(Code::DuplicateName, m->name.range, "metric '" + m->name.name + "' is declared twice")
+            .hints.push_back(first_declared(at->second));
+    }
+  }
 }
 
 void check(Program& program) {

@@ -85,6 +85,7 @@ class Checker {
   void check_name_constant(const ExprContext& ctx, const ast::Binary& b);
   void check_libraries(Table& t);
   void check_rule_counts(Table& t);
+  void check_metric_names_across_files();
   void check_never_fires(const ast::RuleDecl& r, const ast::Expr& where);
 
   // enums.cpp

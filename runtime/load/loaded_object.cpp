@@ -179,6 +179,13 @@ LoadResult LoadedObject::load(std::span<const uint8_t> object, const plan::Plan&
     r.error = "cannot share the scope map: " + errno_text(errno);
     return r;
   }
+  for (const auto& [name, fd] : ring_share.reuse_maps) {
+    bpf_map* map = bpf_object__find_map_by_name(self->obj_, name.c_str());
+    if (map && bpf_map__reuse_fd(map, fd) != 0) {
+      r.error = "cannot keep map " + name + " across the reload: " + errno_text(errno);
+      return r;
+    }
+  }
   if (!ring_share.scope_masks.empty())  // absent in host-wide objects
     set_rodata(self->obj_, "seam_scope_masks", ring_share.scope_masks.data(),
                ring_share.scope_masks.size() * sizeof(uint64_t));

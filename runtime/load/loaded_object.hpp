@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -40,13 +41,17 @@ struct DetachStats {
 
 class LoadedObject;
 
-// `seam run` loads one object per rule file, all writing into one ring buffer it owns.
+// `seam run`'s object (every rule file in one, and during a reload the next one beside it) writes
+// into one ring buffer the session owns, and shares its scope map.
 struct RingShare {
   int ring_fd = -1;       // the shared seam_events map (-1: the object's own ring)
   uint32_t unit_tag = 0;  // the loading unit's tag (plan::unit_tag_of), in every record it writes
   int scope_fd = -1;      // the shared seam_scope map (runtime/run/scope_keeper.hpp; -1: the object's own)
   // The scope bits each scope slot of the object requires (seam_scope_masks; codegen/scope_slots.hpp).
   std::vector<uint64_t> scope_masks;
+  // Maps of this object (by name) that use an existing map instead: a reloaded object keeps the
+  // previous one's metric counters (runtime/run/session_reload.cpp).
+  std::map<std::string, int> reuse_maps;
 };
 
 struct LoadResult {

@@ -55,7 +55,8 @@ struct NoticeKindInfo {
 
 // Header-only: every stage that writes notices (run, python, output) uses it without a link.
 inline constexpr NoticeKindInfo kNoticeKinds[] = {
-    {NoticeKind::Ready, "ready", "every unit is attached: how many probes for how many rules, in how long"},
+    {NoticeKind::Ready, "ready",
+     "the rules' object is attached: how many probes for how many rules, in how long"},
     {NoticeKind::Stopped, "stopped", "the run ends: probes detached, records read and dropped"},
     {NoticeKind::Attached, "attached", "probes attached in a library file (and the processes that map it)"},
     {NoticeKind::ProbeUnavailable, "probe-unavailable",
@@ -100,7 +101,9 @@ inline constexpr NoticeKindInfo kNoticeKinds[] = {
      "the pod list (`--pods`) cannot be read: alerts keep the pod UID only"},
     {NoticeKind::PodsAvailable, "pods-available", "the pod list is read again"},
     {NoticeKind::Reloaded, "reloaded", "a reload finished: files compiled, failed, unchanged, removed"},
-    {NoticeKind::ReloadFailed, "reload-failed", "a file's reload failed; its previous version keeps running"},
+    {NoticeKind::ReloadFailed, "reload-failed",
+     "a reload failed (check, build or load; its first error names the file and line); the running object "
+     "keeps running"},
     {NoticeKind::ReloadIncomplete, "reload-incomplete",
      "a rules folder could not be listed whole; its running files keep running"},
     {NoticeKind::WebhookInsecure, "webhook-insecure", "a webhook's TLS certificate verification is off"},

@@ -33,12 +33,24 @@ Error failure(const std::string& what, int err) {
 
 }  // namespace
 
-Result<std::unique_ptr<LoaderHook>> LoaderHook::start(int ring_fd) {
+namespace {
+
+build::BuildResult build_hook() {
   build::BuildOptions options;
   options.source_name = "seam_loader_notice.bpf.c";
-  build::BuildResult built = build::build_object(
+  return build::build_object(
       codegen::fragment("loader_notice.c.tmpl", {{"rule_id", std::to_string(kLoaderNoticeRuleId) + "U"}}),
       options);
+}
+
+}  // namespace
+
+void LoaderHook::build_ahead() {
+  build_hook();  // a failure is reported by start(), which builds again
+}
+
+Result<std::unique_ptr<LoaderHook>> LoaderHook::start(int ring_fd) {
+  build::BuildResult built = build_hook();
   if (!built.ok)
     return Error{"cannot build the loader hook: " + (built.error.empty() ? built.clang_stderr : built.error)};
   std::unique_ptr<LoaderHook> hook(new LoaderHook());

@@ -34,6 +34,10 @@ class LoaderHook {
   // Builds the program (clang, through the object cache: a hit after the first run) and loads
   // it writing into `ring_fd`. An error names what is missing; the caller carries on without.
   static Result<std::unique_ptr<LoaderHook>> start(int ring_fd);
+  // Builds the program into the object cache (nothing when it is there): `seam run` calls it on a
+  // thread beside building the rules, so that a cold start's second clang run is off the path to
+  // `ready` and start() finds the object built.
+  static void build_ahead();
   ~LoaderHook();
   LoaderHook(const LoaderHook&) = delete;
   LoaderHook& operator=(const LoaderHook&) = delete;

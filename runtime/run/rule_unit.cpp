@@ -254,7 +254,7 @@ void RuleUnit::add_stats(metrics::SelfStats& self) const {
   self.probes_failed += attacher_->failed();
   self.probes_unavailable += object_->unavailable().size();
   self.library_files_attached += attacher_->library_files();
-  // Maps are named with their file: each unit has its own state0.
+  // Maps are named with the unit's path ("rules/state0"): during a reload two units have a state0.
   std::string stem = std::filesystem::path(build_->path).stem().string();
   for (metrics::MapFill m : map_fill_->get(monotonic_ms())) {
     m.map = stem + "/" + m.map;

@@ -1,8 +1,8 @@
 #pragma once
-// One rule file running: its BPF object loaded, its probes attached (uprobes through the shared
-// LibraryHub), its records (taken from the one ring every unit shares, by the unit tag in their
-// rule id) fed to its own AlertPipeline, which writes to the outputs every unit shares. A reload
-// starts the new unit of a file before it stops the old one.
+// The run's rule files running (all of them, in one BPF object, or a bundle's): the object loaded,
+// its probes attached (uprobes through the shared LibraryHub), its records (taken from the ring,
+// by the unit tag in their rule id) fed to its own AlertPipeline, which writes to the session's
+// outputs. A reload starts the next unit before it stops this one; for that moment both run.
 #include <sys/types.h>
 
 #include <functional>
@@ -48,8 +48,8 @@ struct UnitContext {
   // The seam_scope map scoped objects share, and the bits each needs (null: none kept).
   ScopeKeeper* scope = nullptr;
   RingShare share(const plan::Plan& plan, uint32_t tag) const {
-    return RingShare{ring_fd, tag, scope ? scope->fd() : -1,
-                     scope ? scope->masks_for(plan) : std::vector<uint64_t>{}};
+    return RingShare{
+        ring_fd, tag, scope ? scope->fd() : -1, scope ? scope->masks_for(plan) : std::vector<uint64_t>{}, {}};
   }
   uint32_t next_tag = 1;
   // A tag no running unit has (1..0xfffe: all ones in a rule id is the exec notice).

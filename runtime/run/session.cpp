@@ -47,9 +47,7 @@ uint64_t count_open_fds() {
 }  // namespace
 
 Session::Session(SessionOptions options)
-    : options_(std::move(options)),
-      libraries_(options_.pid),
-      reloader_(options_.rule_paths, options_.module_files, {}) {
+    : options_(std::move(options)), libraries_(options_.pid), reloader_(options_.rule_paths, {}) {
   // Each output behind its own queue and thread (webhooks have theirs): a stalled one drops and
   // counts its own records while the others, the metrics and SIGTERM go on.
   for (auto& s : options_.sinks) {
@@ -301,10 +299,9 @@ bool Session::start_units() {
   for (size_t i = 0; i < options_.units.size(); ++i) {
     std::unique_ptr<UnitBuild>& build = options_.units[i];
     std::string path = build->path;
-    std::optional<std::string> clash = conflict(path, build->plan);
+    unit_name_ = path;
     Result<std::unique_ptr<RuleUnit>> unit =
-        clash ? Error{path + ": " + *clash}
-              : RuleUnit::start(std::move(build), context_, &loaded[i], shares[i].unit_tag);
+        RuleUnit::start(std::move(build), context_, &loaded[i], shares[i].unit_tag);
     if (!unit) {
       notice(Notice{plan::Severity::Error, notice_id(NoticeKind::LoadFailed), unit.error(), {}, 0});
       return false;

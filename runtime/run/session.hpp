@@ -20,14 +20,13 @@ struct SessionOptions {
   // After attaching (and binding the metrics port), keep only the capabilities reloads and new
   // processes need (runtime/safety/capabilities.hpp).
   bool drop_capabilities = true;
-  // One rule unit per rule file.
+  // The rule unit: every rule file of the run in one object (or a bundle's object). A reload
+  // builds it again with compile_unit and replaces it whole.
   std::vector<std::unique_ptr<UnitBuild>> units;
   uint32_t ringbuf_bytes = 1u << 22;  // --ringbuf-size: the one ring every unit shares
-  // Hot reload (docs/operations.md): the rule paths to rescan and how to compile one file; a
+  // Hot reload (docs/operations.md): the rule paths to rescan and how to build the unit again; a
   // reload happens when `reload` is set (SIGHUP) and, with `watch`, when a rule file changes.
   std::vector<std::string> rule_paths;
-  std::vector<std::string>
-      module_files;  // among the rule paths, but modules: never units (docs/operations.md)
   UnitCompiler compile_unit;
   // The dynamic loader's hook (loader_hook.hpp) is built with clang at start; a bundle run builds
   // nothing (it may have no clang), so it goes without the hook and says so in a notice.

@@ -1,7 +1,8 @@
-// Reloads: which files changed, compiling them on a worker, and swapping their units in (the
-// new one attached before the old one stops). See docs/operations.md.
+// Reloads: whether the rule files changed, building the unit again on a worker, and swapping it
+// in (the new object attached before the old one stops). See docs/operations.md.
 #include <time.h>
 
+#include "runtime/load/features.hpp"
 #include "runtime/run/reloader.hpp"
 #include "runtime/run/session_state.hpp"
 
@@ -15,18 +16,29 @@ double unix_now_s() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
 }
 
+bool same_layout(const plan::Metric& a, const plan::Metric& b) {
+  if (a.kind != b.kind || a.unit != b.unit || a.key_size != b.key_size || a.value_size != b.value_size ||
+      a.per_cpu != b.per_cpu || a.max_series != b.max_series || a.labels.size() != b.labels.size())
+    return false;
+  for (size_t i = 0; i < a.labels.size(); ++i) {
+    const plan::MetricLabel &x = a.labels[i], &y = b.labels[i];
+    if (x.name != y.name || x.type != y.type || x.offset != y.offset || x.size != y.size) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
-// Metric names are global (one Prometheus family each): a file may not declare one another
-// running file has.
-std::optional<std::string> Session::conflict(const std::string& path, const plan::Plan& plan) const {
-  for (const auto& [other_path, unit] : units_) {
-    if (other_path == path) continue;
-    for (const plan::Metric& m : plan.metrics)
-      for (const plan::Metric& o : unit->plan().metrics)
-        if (m.name == o.name) return "metric " + m.name + " is also declared in " + other_path;
-  }
-  return std::nullopt;
+// A metric the running unit has, with the same name and layout, keeps its map across a reload
+// (the new object uses it by fd): its counters go on, however many files changed.
+std::map<std::string, int> Session::reusable_metric_maps(const plan::Plan& next) const {
+  std::map<std::string, int> out;
+  for (const auto& [path, unit] : units_)
+    for (const plan::Metric& m : next.metrics)
+      for (const plan::Metric& old : unit->plan().metrics)
+        if (old.name == m.name && same_layout(old, m))
+          if (int fd = unit->map_fd(old.map); fd >= 0) out[m.map] = fd;
+  return out;
 }
 
 void Session::request_reload(bool asked) {
@@ -36,50 +48,51 @@ void Session::request_reload(bool asked) {
     return;
   }
   std::map<std::string, std::string> running;
-  for (const auto& [path, unit] : units_) running[path] = unit->build().hash;
-  ReloadDecision plan = reloader_.decide(running);
-  for (const std::string& dir : plan.unlisted)
+  for (const auto& [path, unit] : units_)
+    running.insert(unit->build().files.begin(), unit->build().files.end());
+  ReloadDecision decision = reloader_.decide(running);
+  for (const std::string& dir : decision.unlisted)
     notice(Notice{plan::Severity::Warning,
                   notice_id(NoticeKind::ReloadIncomplete),
                   "cannot list " + dir + " whole; its rule files keep running as they are",
                   {},
                   0});
-  reload_ = {asked, plan.unchanged, plan.remove.size()};
-  int64_t removing = now_ms();
-  for (const std::string& path : plan.remove) {
-    auto it = units_.find(path);
-    std::unique_ptr<RuleUnit> gone = std::move(it->second);
-    units_.erase(it);
+  reload_ = {asked, decision, reloader_.on_disk(), 0};
+  if (!decision.changed()) return apply_reload({});
+  if (decision.files == 0) {  // every rule file is gone: nothing is left to build
+    int64_t removing = now_ms();
+    for (auto& [path, unit] : units_) retire(std::move(unit));
+    units_.clear();
     units_changed();
-    retire(std::move(gone));
+    reloader_.started();
+    reload_.paused_ms = now_ms() - removing;
+    return apply_reload({});
   }
-  reload_.paused_ms = now_ms() - removing;
-  if (plan.compile.empty()) return apply_reload({});
-  // Compile on a worker: the loop keeps reading every ring meanwhile.
-  compiling_ = std::async(std::launch::async, [compile = options_.compile_unit, files = plan.compile] {
+  // Build on a worker: the loop keeps reading the ring meanwhile.
+  compiling_ = std::async(std::launch::async, [compile = options_.compile_unit, name = unit_name_] {
     CompileBatch batch;
-    for (const std::string& file : files) {
-      UnitCompileResult none;
-      none.error = file + ": cannot compile";
-      batch.emplace_back(file, compile ? compile(file) : std::move(none));
-    }
+    UnitCompileResult none;
+    none.error = name + ": cannot compile";
+    batch.emplace_back(name, compile ? compile(name) : std::move(none));
     return batch;
   });
 }
 
-void Session::reload_failed(const std::string& path, const std::string& hash, const std::string& message,
-                            const std::string& diagnostics, bool conflict) {
+void Session::reload_failed(const std::string& path, const std::string& message,
+                            const std::string& diagnostics) {
   ++reload_errors_;
-  reloader_.failed(path, hash, conflict);
+  reloader_.failed(reload_.decision, reload_.on_disk);
+  bool running = units_.count(path) > 0;
   if (options_.compiler_output) {
-    std::string text = "seam run: reload of " + path + " failed; its previous version keeps running\n";
+    std::string text = "seam run: reload of " + path + " failed; " +
+                       (running ? "the rules as they were keep running\n" : "nothing runs until it builds\n");
     // A unit that printed diagnostics is reported by one of their lines (cli/compile_driver.cpp).
     text += diagnostics.empty() && !message.empty() ? message + "\n" : diagnostics;
     options_.compiler_output(text);
   }
   notice(Notice{plan::Severity::Error,
                 notice_id(NoticeKind::ReloadFailed),
-                message + (units_.count(path) ? " (the previous version keeps running)" : ""),
+                message + (running ? " (the previous version keeps running)" : ""),
                 {},
                 1});
 }
@@ -90,53 +103,55 @@ void Session::retire(std::unique_ptr<RuleUnit> unit) {
   retired_dropped_ += unit->dropped();
 }
 
-// The new unit of a file starts (attached) before the old one stops: for a moment both fire,
-// and no call goes unseen.
+// The new object is loaded and every probe of it attached before the old one stops: for a
+// moment both fire, and no call goes unseen.
 void Session::apply_reload(CompileBatch&& batch) {
   int64_t applying = now_ms();
-  size_t compiled = 0, failed = 0;
-  std::vector<std::unique_ptr<RuleUnit>> replaced;
+  bool built = false, failed = false;
+  std::unique_ptr<RuleUnit> replaced;
   for (auto& [path, compiled_unit] : batch) {
     if (!compiled_unit.build) {
-      ++failed;
-      reload_failed(path, compiled_unit.hash, compiled_unit.error, compiled_unit.printed);
+      failed = true;
+      reload_failed(path, compiled_unit.error, compiled_unit.printed);
       continue;
     }
     if (!compiled_unit.printed.empty() && options_.compiler_output)
       options_.compiler_output(compiled_unit.printed);  // warnings
-    std::string hash = compiled_unit.build->hash;
-    if (auto clash = conflict(path, compiled_unit.build->plan)) {
-      ++failed;
-      reload_failed(path, hash, path + ": " + *clash, "", true);
-      continue;
-    }
-    Result<std::unique_ptr<RuleUnit>> unit = RuleUnit::start(std::move(compiled_unit.build), context_);
+    const plan::Plan& plan = compiled_unit.build->plan;
+    uint32_t tag = context_.new_tag();
+    RingShare share = context_.share(plan, tag);
+    share.reuse_maps = reusable_metric_maps(plan);
+    LoadResult loaded = LoadedObject::load(compiled_unit.build->object, plan, probe_features(), share);
+    Result<std::unique_ptr<RuleUnit>> unit =
+        RuleUnit::start(std::move(compiled_unit.build), context_, &loaded, tag);
     if (!unit) {
-      ++failed;
-      reload_failed(path, hash, path + ": " + unit.error(), "");
+      failed = true;
+      reload_failed(path, path + ": " + unit.error(), "");
       continue;
     }
-    ++compiled;
-    reloader_.started(path);
-    auto& slot = units_[path];
-    if (slot) replaced.push_back(std::move(slot));
-    slot = std::move(*unit);
+    built = true;
+    reloader_.started();
+    for (auto& [old_path, old] : units_) replaced = std::move(old);
+    units_.clear();
+    units_[path] = std::move(*unit);
   }
-  if (compiled > 0) units_changed();
-  for (auto& old : replaced) retire(std::move(old));
-  if (compiled > 0 || reload_.removed > 0) {
+  if (built) units_changed();
+  if (replaced) retire(std::move(replaced));
+  const ReloadDecision& d = reload_.decision;
+  size_t removed = built || d.files == 0 ? d.remove.size() : 0;
+  if (built || removed > 0) {
     ++reloads_;
     last_reload_s_ = unix_now_s();
-    // A file refused for a name another file declared may load now that the others changed.
-    if (reloader_.retry_conflicts()) reload_again_ = true;
   }
-  if (reload_.asked || compiled > 0 || failed > 0 || reload_.removed > 0)
+  // Counted in files: the whole set is built as one object, and these say what changed in it.
+  size_t compiled = built ? d.compile.size() : 0, refused = failed ? d.compile.size() + d.remove.size() : 0;
+  if (reload_.asked || built || failed || removed > 0)
     notice(Notice{plan::Severity::Info,
                   notice_id(NoticeKind::Reloaded),
-                  "reload: " + std::to_string(compiled) + " compiled, " + std::to_string(failed) +
-                      " failed, " + std::to_string(reload_.unchanged) + " unchanged, " +
-                      std::to_string(reload_.removed) + " removed (reading paused " +
-                      std::to_string(reload_.paused_ms + now_ms() - applying) + " ms)",
+                  "reload: " + std::to_string(compiled) + " compiled, " + std::to_string(refused) +
+                      " failed, " + std::to_string(d.unchanged) + " unchanged, " + std::to_string(removed) +
+                      " removed (reading paused " + std::to_string(reload_.paused_ms + now_ms() - applying) +
+                      " ms)",
                   {},
                   compiled});
   for (auto& [path, unit] : units_) unit->flush();

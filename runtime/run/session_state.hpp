@@ -1,6 +1,7 @@
 #pragma once
-// The session of `seam run` inside: the running rule units (one per rule file) and what they
-// share. session.cpp starts, runs and stops it; session_reload.cpp replaces units on reload.
+// The session of `seam run` inside: the running rule unit (every rule file in one object) and
+// what it shares with seam's own programs. session.cpp starts, runs and stops it;
+// session_reload.cpp replaces the unit on reload.
 // Single-threaded except for the reload compiler, which runs on a worker and hands its results
 // back to run()'s loop.
 #include <time.h>
@@ -64,15 +65,14 @@ class Session {
   void print_summary();
 
   void notice(const Notice& n);
-  std::optional<std::string> conflict(const std::string& path, const plan::Plan& plan) const;
   void units_changed();
   int wait_and_consume(int timeout_ms);
   void on_record(std::span<const uint8_t> bytes);
   Result<uint32_t> open_ring();  // the ring's size in bytes
   void request_reload(bool asked);
-  void apply_reload(CompileBatch&& batch);  // moves each compiled unit into its RuleUnit
-  void reload_failed(const std::string& path, const std::string& hash, const std::string& message,
-                     const std::string& diagnostics, bool conflict = false);
+  void apply_reload(CompileBatch&& batch);  // moves the compiled unit into its RuleUnit
+  void reload_failed(const std::string& path, const std::string& message, const std::string& diagnostics);
+  std::map<std::string, int> reusable_metric_maps(const plan::Plan& next) const;
   void retire(std::unique_ptr<RuleUnit> unit);
   metrics::SelfStats self_stats() const;
 
@@ -101,11 +101,13 @@ class Session {
   std::future<CompileBatch> compiling_;
   struct Pending {
     bool asked = false;
-    size_t unchanged = 0, removed = 0;
+    ReloadDecision decision;  // which files changed
+    std::map<std::string, std::string> on_disk;
     int64_t paused_ms = 0;  // on the reading thread: detaching removed units, starting new ones
   } reload_;
   bool reload_again_ = false, reload_again_asked_ = false;
-  Reloader reloader_;  // which files a reload compiles, and what a failure leaves running
+  Reloader reloader_;      // whether a reload builds the unit again, and what a failure leaves running
+  std::string unit_name_;  // the unit a reload builds (the run's paths, or the bundle)
   uint64_t reload_errors_ = 0, reloads_ = 0;
   std::optional<double> last_reload_s_;
   uint64_t retired_records_ = 0, retired_dropped_ = 0;

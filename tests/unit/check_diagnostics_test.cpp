@@ -249,6 +249,19 @@ rule r
 )");
 }
 
+// The run's files are one object and a metric one Prometheus family: a metric name is the run's.
+TEST(CheckDiagnostics, DuplicateMetricAcrossFilesE0201) {
+  EXPECT_EQ(lint_files({{"rules/a.seam", "use cuda\nmetric calls on cuda.malloc count by comm\n"},
+                        {"rules/b.seam", "use cuda\nmetric calls on cuda.malloc count by pid\n"}}),
+            R"(rules/b.seam:2:8: error[E0201]: metric 'calls' is declared twice
+    2 | metric calls on cuda.malloc count by pid
+      |        ^~~~~
+      = hint: first declared at rules/a.seam:2
+
+1 error, 0 warnings
+)");
+}
+
 TEST(CheckDiagnostics, DuplicateModuleE0202) {
   EXPECT_EQ(lint_files({{"mods/gpu.seam", R"(module gpu
 point tick = interval 1s

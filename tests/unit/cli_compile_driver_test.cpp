@@ -1,6 +1,6 @@
 // The compile driver of `seam run`'s start and reloads: every read goes through its loader, so a
 // counting loader shows what a start reads (the stdlib once, each rule file once, a file reached
-// under two spellings once) and what a reload reads again (the changed file, not the stdlib).
+// under two spellings once) and what a reload reads again (every rule file, not the stdlib).
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -55,16 +55,18 @@ TEST(CompileDriver, AStartReadsTheStdlibOnceAndEachRuleFileOnce) {
   CompiledRules all = driver.compile_all(err);
   ASSERT_TRUE(all.ok) << err.str();
   EXPECT_EQ(driver.files(), (std::vector<std::string>{a, b}));
-  UnitFiles files = driver.split_units(all.program);
-  ASSERT_EQ(files.units, (std::vector<std::string>{a, b}));
-  std::vector<runtime::UnitCompileResult> units = driver.build_units(all, files.units);
+  runtime::UnitCompileResult unit = driver.build_unit(all, err);
 
-  ASSERT_EQ(units.size(), 2u);
-  for (const runtime::UnitCompileResult& u : units) ASSERT_NE(u.build, nullptr) << u.printed;
-  EXPECT_EQ(units[0].build->plan.rules.size(), 1u);
-  EXPECT_EQ(units[0].build->plan.rules.front().name, "a");
-  EXPECT_EQ(units[1].build->plan.rules.front().name, "b");
-  EXPECT_EQ(units[0].hash, build::ContentHash().add(kRuleA).hex());
+  // One unit, one object: both files' rules, each with its file, both files' hashes.
+  ASSERT_NE(unit.build, nullptr) << unit.printed;
+  ASSERT_EQ(unit.build->plan.rules.size(), 2u);
+  EXPECT_EQ(unit.build->plan.rules[0].name, "a");
+  EXPECT_EQ(unit.build->plan.rules[0].file, a);
+  EXPECT_EQ(unit.build->plan.rules[1].name, "b");
+  EXPECT_EQ(unit.build->plan.rules[1].file, b);
+  EXPECT_EQ(unit.build->files,
+            (std::map<std::string, std::string>{{a, build::ContentHash().add(kRuleA).hex()},
+                                                {b, build::ContentHash().add(kRuleB).hex()}}));
   EXPECT_GT(loader.stdlib_files(), 1);
   EXPECT_EQ(loader.most_reads_of_a_stdlib_file(), 1);
   EXPECT_EQ(loader.reads[a], 1);
@@ -72,18 +74,21 @@ TEST(CompileDriver, AStartReadsTheStdlibOnceAndEachRuleFileOnce) {
   EXPECT_EQ(loader.reads.size(), static_cast<size_t>(loader.stdlib_files()) + 2)
       << "a file read under another name";
 
-  // A reload of a.seam reads it again, with the stdlib as read at start.
+  // A reload after an edit of a.seam builds the set again: every file read again, the stdlib as
+  // read at start.
   std::ofstream(a, std::ios::trunc) << kRuleA << "\n";
-  runtime::UnitCompileResult reloaded = driver.compile_unit(a);
+  runtime::UnitCompileResult reloaded = driver.compile_unit();
+  ASSERT_NE(reloaded.build, nullptr) << reloaded.printed;
   EXPECT_EQ(loader.reads[a], 2);
-  EXPECT_EQ(loader.reads[b], 1);
+  EXPECT_EQ(loader.reads[b], 2);
   EXPECT_EQ(loader.most_reads_of_a_stdlib_file(), 1);
-  EXPECT_EQ(reloaded.hash, build::ContentHash().add(kRuleA + "\n").hex());
+  EXPECT_EQ(reloaded.files[a], build::ContentHash().add(kRuleA + "\n").hex());
+  EXPECT_EQ(reloaded.files[b], unit.files[b]);
 }
 
-// A module file among the user's paths is compiled with every unit and is no unit of its own;
-// a unit's reload reads it again (it may have changed), never the stdlib.
-TEST(CompileDriver, AUserModuleIsNoUnitAndIsReadWithEveryReload) {
+// A module file among the user's paths is part of the unit (an edit of it is a change), and a
+// reload reads it again, never the stdlib.
+TEST(CompileDriver, AUserModuleIsPartOfTheUnitAndIsReadWithEveryReload) {
   test::TempDir dir;
   std::string module = dir.write("mylib.seam",
                                  "module mylib\n\nlibrary cudart = \"libcudart.so*\"\n\n"
@@ -97,14 +102,43 @@ TEST(CompileDriver, AUserModuleIsNoUnitAndIsReadWithEveryReload) {
   std::ostringstream err;
   CompiledRules all = driver.compile_all(err);
   ASSERT_TRUE(all.ok) << err.str();
-  UnitFiles files = driver.split_units(all.program);
-  EXPECT_EQ(files.units, (std::vector<std::string>{rules}));
-  EXPECT_EQ(files.not_units, (std::vector<std::string>{module}));
-  runtime::UnitCompileResult unit = driver.compile_unit(rules);
+  runtime::UnitCompileResult unit = driver.compile_unit();
   EXPECT_EQ(unit.error, "");
+  ASSERT_NE(unit.build, nullptr) << unit.printed;
+  EXPECT_EQ(unit.build->files.size(), 2u);
+  EXPECT_EQ(unit.build->files.count(module), 1u);
   EXPECT_EQ(loader.reads[module], 2);
   EXPECT_EQ(loader.reads[rules], 2);
   EXPECT_EQ(loader.most_reads_of_a_stdlib_file(), 1);
+}
+
+// seam run's one object: three files with a rule on one tracepoint give one attachment there,
+// serving the three rules, and one program for it in the generated C.
+TEST(CompileDriver, ThreeFilesOnOneTracepointShareOneProgram) {
+  test::TempDir dir;
+  for (const char* name : {"a", "b", "c"})
+    dir.write(std::string(name) + ".seam",
+              std::string("use syscalls\n\nrule ") + name +
+                  "\n    on syscalls.any where id == getppid\n    alert info \"" + name + "\"\n");
+  DriverOptions options;
+  options.compile.paths = {dir.path()};
+  options.allow_insecure_rules = true;  // a test's temp dir
+  CompileDriver driver(options);
+  std::ostringstream err;
+  CompiledRules all = driver.compile_all(err);
+  ASSERT_TRUE(all.ok) << err.str();
+  size_t at_entry = 0;
+  for (const plan::Attachment& a : all.lowered.plan.attachments)
+    if (a.name == "sys_enter_getppid") {
+      ++at_entry;
+      EXPECT_EQ(a.rules.size(), 3u);
+    }
+  EXPECT_EQ(at_entry, 1u);
+  const std::string& c = all.generated.c_source;
+  std::string section = "SEC(\"tracepoint/syscalls/sys_enter_getppid\")";
+  size_t first = c.find(section);
+  ASSERT_NE(first, std::string::npos) << c;
+  EXPECT_EQ(c.find(section, first + 1), std::string::npos) << "two programs at one site";
 }
 
 }  // namespace

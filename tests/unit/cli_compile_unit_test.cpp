@@ -1,5 +1,5 @@
-// `seam run`'s per-file rule units: a file compiled alone may route to an output another file
-// declares, and a broken file comes back with its first error naming file and line.
+// `seam run`'s rule unit, built again on reload: every file together (a route may name an output
+// another file declares), and a broken file comes back with its first error naming file and line.
 #include <gtest/gtest.h>
 
 #include <poll.h>
@@ -35,9 +35,10 @@ TEST(CompileUnit, ARouteMayNameAnOutputAnotherFileDeclares) {
   EXPECT_FALSE(compile_rules(alone, err).ok);
   EXPECT_NE(err.str().find("error[E0107]: unknown output 'log'"), std::string::npos) << err.str();
 
-  DriverOptions unit;                // a rule unit: checked over every file at start instead
+  DriverOptions unit;  // seam run's unit: every file of the paths together
+  unit.compile.paths = {dir.path()};
   unit.allow_insecure_rules = true;  // a test's temp dir
-  runtime::UnitCompileResult r = compile_unit(rules, unit);
+  runtime::UnitCompileResult r = CompileDriver(unit).compile_unit();
   EXPECT_NE(r.build, nullptr) << r.printed;
   EXPECT_EQ(r.printed, "");
 }
@@ -47,16 +48,17 @@ TEST(CompileUnit, ABrokenFileNamesFileAndLineAndKeepsItsHash) {
   std::string rules =
       dir.write("seq.seam", "use cuda\n\nrule seq\n    on cudaMalloc\n    alert info \"v2 {nosuch}\"\n");
   DriverOptions options;
+  options.compile.paths = {rules};
   options.allow_insecure_rules = true;  // a test's temp dir
   int code = -1;
-  runtime::UnitCompileResult r = compile_unit(rules, options, &code);
+  runtime::UnitCompileResult r = CompileDriver(options).compile_unit(&code);
   EXPECT_EQ(r.build, nullptr);
   EXPECT_EQ(code, 1);
   EXPECT_EQ(r.error, rules + ":5:21: error[E0503]: unknown field '{nosuch}' in the message");
   EXPECT_NE(r.printed.find("1 error, 0 warnings"), std::string::npos) << r.printed;
   ASSERT_EQ(r.diagnostics.error_count(), 1u);
   EXPECT_EQ(r.diagnostics.all().front().code, diag::Code::BadInterpolation);
-  EXPECT_EQ(r.hash, build::hash_file(rules));
+  EXPECT_EQ(r.files, (std::map<std::string, std::string>{{rules, build::hash_file(rules)}}));
   EXPECT_FALSE(r.hash.empty());
 }
 
@@ -70,8 +72,9 @@ TEST(CompileUnit, TheErrorIsTheFirstErrorDiagnosticNotALineThatReadsLikeOne) {
                                 "    alert info \"x\"\n\n"
                                 "rule seq\n    on cudaMalloc\n    alert info \"v2 {nosuch}\"\n");
   DriverOptions options;
+  options.compile.paths = {rules};
   options.allow_insecure_rules = true;
-  runtime::UnitCompileResult r = compile_unit(rules, options);
+  runtime::UnitCompileResult r = CompileDriver(options).compile_unit();
   EXPECT_EQ(r.build, nullptr);
   ASSERT_NE(r.printed.find("| "
                            "    where false  # logged as: error"),
@@ -112,8 +115,9 @@ TEST(CompileUnit, TheHashIsOfTheExactTextCompiled) {
       std::ofstream(path, std::ios::trunc) << second;
     });
     DriverOptions options;
+    options.compile.paths = {path};
     options.allow_insecure_rules = true;  // a test's temp dir
-    runtime::UnitCompileResult r = compile_unit(path, options);
+    runtime::UnitCompileResult r = CompileDriver(options).compile_unit();
     returned = true;
     editor.join();
     close(watch);
@@ -122,7 +126,7 @@ TEST(CompileUnit, TheHashIsOfTheExactTextCompiled) {
     if (late) continue;
     in_time = true;
     EXPECT_EQ(r.error, path + ":5:21: error[E0503]: unknown field '{first}' in the message") << r.printed;
-    EXPECT_EQ(r.hash, build::ContentHash().add(first).hex());
+    EXPECT_EQ(r.files[path], build::ContentHash().add(first).hex());
   }
   EXPECT_TRUE(in_time) << "the file was rewritten only after compile_unit returned, twenty times";
 }
