@@ -300,11 +300,9 @@ int run(RunFlags& flags) {
     auto out = runtime::make_sink("stdout");
     sinks.push_back(std::move(*out));
   }
-  // The stdout output writes notices on stderr itself; without it, they go there too.
-  if (std::none_of(sinks.begin(), sinks.end(), [](const auto& s) {
-        return dynamic_cast<const runtime::StdoutSink*>(s.get()) != nullptr;
-      }))
-    sinks.push_back(std::make_unique<runtime::StderrNoticeSink>());
+  // Notices on stderr from their own sink and queue, whatever the outputs (the stdout output
+  // writes none: behind a stalled stdout they would wait with its alerts).
+  sinks.push_back(std::make_unique<runtime::StderrNoticeSink>());
   if (geteuid() != 0)
     std::cerr << "seam run: warning: not running as root; loading BPF programs will probably fail\n";
 
