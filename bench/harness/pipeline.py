@@ -43,15 +43,17 @@ def one_run(art, rule_file, n, cache_dir, json_out):
     alerts, foreign, drops, output_drops, stopped = 0, 0, 0, 0, ""
     with open(json_out) as f:
         for line in f:
-            if line.startswith('{"notice"'):
-                n_ = json.loads(line)
+            # Lines start with {"schema":1,...}: a notice is a line with a "notice" key.
+            obj = json.loads(line)
+            if "notice" in obj:
+                n_ = obj
                 if n_["notice"] == "drops":
                     drops += n_.get("count", 0)
                 elif n_["notice"] == "output-drops" and n_.get("output") == f"json:{json_out}":
                     output_drops += n_.get("count", 0)
                 elif n_["notice"] == "stopped":
                     stopped = n_["message"]
-            elif json.loads(line).get("pid") == caller.proc.pid:
+            elif obj.get("pid") == caller.proc.pid:
                 alerts += 1
             else:
                 foreign += 1

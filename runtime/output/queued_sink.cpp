@@ -1,5 +1,6 @@
 #include "runtime/output/queued_sink.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -10,6 +11,9 @@
 namespace seam::runtime {
 
 namespace {
+
+constexpr std::chrono::nanoseconds kMaxWait = std::chrono::milliseconds(100);  // at most, at once
+constexpr int kWaitShare = 10;  // the budget grows by 1/kWaitShare of the time that passes
 
 using Item = std::variant<Alert, Notice>;
 
@@ -51,6 +55,13 @@ struct QueuedSink::State {
   bool idle = false;       // the worker waits on `wake`
   bool unflushed = false;  // the worker wrote to `inner` since its last flush
   std::atomic<uint64_t> dropped{0}, depth{0};
+  // A full queue first waits for room, within a budget of kWaitShare of the writer's time, so
+  // that a burst an output is slow to write waits in the ring (4 MiB) rather than being dropped;
+  // an output stalled for good costs the reading thread that share and then drops.
+  std::condition_variable room;
+  bool waiting_for_room = false;
+  std::chrono::nanoseconds wait_budget{kMaxWait};
+  std::chrono::steady_clock::time_point budget_at = std::chrono::steady_clock::now();
 
   bool has_work() const { return stop || reopen || flush || filling.size >= kBatch; }
 
@@ -62,6 +73,7 @@ struct QueuedSink::State {
       wake.wait(lock, [&] { return has_work(); });
       idle = false;
       std::swap(writing, filling);
+      if (waiting_for_room) room.notify_all();
       bool do_reopen = std::exchange(reopen, false);
       bool do_flush = std::exchange(flush, false);
       bool stopping = stop;
@@ -87,14 +99,30 @@ struct QueuedSink::State {
     }
   }
 
-  // Queues a record unless `limit` records wait already; `now`: hand it over without waiting
-  // for a batch.
+  // Waits until the worker takes the queue or the budget is spent; true when there is room.
+  bool wait_for_room(std::unique_lock<std::mutex>& lock, size_t limit) {
+    auto now = std::chrono::steady_clock::now();
+    wait_budget = std::min<std::chrono::nanoseconds>(kMaxWait, wait_budget + (now - budget_at) / kWaitShare);
+    budget_at = now;
+    if (wait_budget <= std::chrono::nanoseconds::zero()) return false;
+    flush = true;  // a queue smaller than a batch is taken too
+    if (idle) wake.notify_one();
+    waiting_for_room = true;
+    bool roomy = room.wait_for(lock, wait_budget, [&] { return filling.size < limit || stop; });
+    waiting_for_room = false;
+    auto after = std::chrono::steady_clock::now();
+    wait_budget -= after - now;
+    return roomy && filling.size < limit;
+  }
+
+  // Queues a record unless `limit` records wait already (beside the batch being written, as
+  // a queue that hands out all it holds at once); `now`: hand it over without waiting for a batch.
   template <class T>
   void push(const T& record, bool now, size_t limit) {
     bool wake_worker = false;
     {
-      std::lock_guard lock(mu);
-      if (depth.load(std::memory_order_relaxed) >= limit) {
+      std::unique_lock lock(mu);
+      if (filling.size >= limit && !wait_for_room(lock, limit)) {
         dropped.fetch_add(1, std::memory_order_relaxed);
         return;
       }

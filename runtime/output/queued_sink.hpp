@@ -9,7 +9,8 @@
 // flush() (the pipeline calls it per ring batch and when idle) or for a notice. A record costs
 // the reading thread a copy into a kept slot (its strings reuse their capacity) and no wakeup
 // of its own: one per record made the JSON file's pipeline three times as costly in CPU and
-// dropped records at 0.5M/s (docs/BENCHMARK.md, stop 20).
+// dropped records at 0.5M/s (docs/BENCHMARK.md, stop 20). A full queue waits for room a little
+// (at most 100 ms at once, a tenth of the time overall) before it drops: a burst stays in the ring.
 #include <chrono>
 #include <memory>
 #include <thread>
