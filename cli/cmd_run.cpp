@@ -1,5 +1,6 @@
 // `seam run [PATH...]`: compile the rules, load and attach them, and send every match to the
 // outputs until SIGINT/SIGTERM or --duration. With no path it runs the default pack (rules/).
+#include <malloc.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -283,6 +284,9 @@ int run(RunFlags& flags) {
   }
   if (!attach_check(statuses, flags.strict)) return 1;
   std::vector<runtime::UnitCompileResult> compiled = driver->build_units(rules, unit_files.units);
+  // The compile threads' freed memory (kernel BTF, types headers, clang's output) stays resident
+  // in their malloc arenas; hand it back before loading adds its own peak (docs/BENCHMARK.md, stop 20).
+  malloc_trim(0);
   std::vector<std::unique_ptr<runtime::UnitBuild>> units;
   int exit_code = 0;
   double compile_ms = 0;
