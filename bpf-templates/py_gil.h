@@ -44,5 +44,5 @@ static __always_inline int seam_py_gil_held(void *procs, __u32 tgid)
 		return 0;
 	/* glibc's and musl's pthread_self() is the thread's TCB, which the fs base points at. */
 	struct task_struct *task = bpf_get_current_task_btf();
-	return thread_id != 0 && thread_id == BPF_CORE_READ(task, thread.fsbase);
+	return thread_id != 0 && thread_id == SEAM_KERNEL_READ(task, thread.fsbase);
 }

@@ -15,6 +15,16 @@
 #include "bpf_tracing.h"
 #include "bpf_core_read.h"
 
+/* Kernel struct reads (task->files, task->thread.fsbase) at the offsets of kernel_types.h, which a
+ * program built by `seam run` has from the running kernel: no CO-RE relocation, so libbpf parses
+ * no kernel BTF at load (5.5 MB read, about 11 MB while parsed, for each object that has one). A
+ * bundle (`seam build`, -DSEAM_PORTABLE) runs on other kernels and keeps them relocated. */
+#ifdef SEAM_PORTABLE
+#define SEAM_KERNEL_READ BPF_CORE_READ
+#else
+#define SEAM_KERNEL_READ BPF_PROBE_READ
+#endif
+
 #ifndef NULL
 #define NULL ((void *)0)
 #endif

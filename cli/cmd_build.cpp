@@ -78,7 +78,7 @@ int build(BuildFlags& flags) {
       if (!compiled.ok) return 1;
       if (compiled.generated.c_source == first_c) break;  // nothing per-thread: one variant fits all
     }
-    build::BuildResult built = build_rules(compiled, std::cerr);
+    build::BuildResult built = build_rules(compiled, std::cerr, /*portable=*/true);
     if (!built.ok) return 1;
     out.variants.push_back({task_storage, std::move(compiled.lowered.plan), std::move(built.object)});
   }

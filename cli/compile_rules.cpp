@@ -10,8 +10,9 @@ std::string clang_error_line(const build::ClangError& e) {
   return e.file + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) + ": error: " + e.message;
 }
 
-build::BuildResult build_rules(const CompiledRules& rules, std::ostream& err) {
+build::BuildResult build_rules(const CompiledRules& rules, std::ostream& err, bool portable) {
   build::BuildOptions options;
+  if (portable) options.extra_flags.push_back("-DSEAM_PORTABLE");
   options.kernel_types = rules.lowered.kernel_types;
   options.source_name = codegen::kGeneratedFile;
   build::BuildResult result = build::build_object(rules.generated.c_source, options);

@@ -46,6 +46,8 @@ struct CompiledRules {
 std::string clang_error_line(const build::ClangError& e);
 
 // Builds the generated C with clang (cached). Errors are printed to `err` and ok is false.
-build::BuildResult build_rules(const CompiledRules& rules, std::ostream& err);
+// `portable`: for a bundle, which runs on other kernels: its kernel struct reads stay CO-RE
+// relocated (-DSEAM_PORTABLE, bpf-templates/seam_prelude.h); otherwise none is.
+build::BuildResult build_rules(const CompiledRules& rules, std::ostream& err, bool portable = false);
 
 }  // namespace seam::cli

@@ -10,6 +10,7 @@
 #include "compiler/bundle/bundle.hpp"
 #include "runtime/load/task_storage_probe.hpp"
 #include "runtime/output/plan_outputs.hpp"
+#include "runtime/output/stderr_notice_sink.hpp"
 #include "runtime/run/session.hpp"
 #include "runtime/safety/rule_file_safety.hpp"
 
@@ -66,6 +67,7 @@ int run_bundle(BundleRun run) {
     auto out = runtime::make_sink("stdout");
     run.sinks.push_back(std::move(*out));
   }
+  run.sinks.push_back(std::make_unique<runtime::StderrNoticeSink>());  // as cmd_run's outputs
   if (geteuid() != 0)
     std::cerr << "seam run: warning: not running as root; loading BPF programs will probably fail\n";
   runtime::SessionOptions session;

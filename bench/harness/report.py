@@ -146,7 +146,8 @@ def table(r):
         L.append("")
         L.append(f"3. Event pipeline (every call a record, JSON file): {p['alerts']} records of {p['calls']} calls; "
                  f"calls at {p['call_rate'] / 1e3:.0f}k/s ({p['caller_cpu_ns_per_call']:.0f} ns caller CPU/call); delivered {p['delivered_per_s'] / 1e3:.0f}k records/s; "
-                 f"seam CPU {p['cpu_ns_per_record']:.0f} ns/record; drops: {p['reported_drops']} reported, "
+                 f"seam CPU {p['cpu_ns_per_record']:.0f} ns/record; drops: {p['reported_drops']} reported"
+                 + (f" ({p['ring_drops']} by the ring, {p['output_drops']} by the file's queue)" if "ring_drops" in p else "") + ", "
                  f"{p['silent_drops']} silent" + (f" ({p['foreign_records']} records of other processes' calls not counted)"
                                                   if p.get("foreign_records") else ""))
     if "realistic" in r:

@@ -157,8 +157,10 @@ class Seam(Tracer):
             out = []
             with open(self.json_out) as f:
                 for line in f:
-                    if line.startswith('{"notice"'):
-                        out.append(json.loads(line))
+                    if '"notice":' in line:  # lines start with {"schema":1,: test the key
+                        obj = json.loads(line)
+                        if "notice" in obj:
+                            out.append(obj)
             return out
         self.proc.drain()
         return [{"notice": "stderr", "message": l} for _, s, l in self.proc.seen if s == "err"]

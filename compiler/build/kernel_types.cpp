@@ -7,11 +7,14 @@
 #include <bpf/btf.h>
 #include <linux/btf.h>
 
+#include <malloc.h>
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+
 #include <memory>
+#include <mutex>
 
 #include "compiler/build/content_hash.hpp"
 #include "compiler/build/tracepoint_class.hpp"
@@ -143,7 +146,23 @@ std::string dump(const btf* b, const std::vector<int>& ids, std::string* error, 
 
 }  // namespace
 
+namespace {
+std::string types_header_of(const std::vector<std::string>& type_names, std::string* error);
+}  // namespace
+
 std::string kernel_types_header(const std::vector<std::string>& type_names, std::string* error) {
+  // One dump at a time: btf_dump keeps state for every type of the kernel's BTF (several MB), and
+  // the units of a cold start compile in parallel; clang, the slow part, still runs side by side.
+  static std::mutex one_dump;
+  std::lock_guard lock(one_dump);
+  std::string header = types_header_of(type_names, error);
+  malloc_trim(0);  // the dump's state, freed, would stay resident in this thread's arena
+  return header;
+}
+
+namespace {
+
+std::string types_header_of(const std::vector<std::string>& type_names, std::string* error) {
   std::shared_ptr<const btf> b = acquire_vmlinux_btf(error);
   if (!b) return {};
   std::vector<int> ids;
@@ -179,6 +198,8 @@ std::string kernel_types_header(const std::vector<std::string>& type_names, std:
   }
   return dump(b.get(), ids, error, class_names, own_structs);
 }
+
+}  // namespace
 
 std::string full_kernel_types_header(std::string* error) {
   std::shared_ptr<const btf> b = acquire_vmlinux_btf(error);

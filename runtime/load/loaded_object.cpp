@@ -14,9 +14,11 @@
 #include <cstdarg>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <set>
 #include <thread>
 
+#include "runtime/load/core_relocations.hpp"
 #include "runtime/load/map_access.hpp"
 #include "runtime/load/tracefs.hpp"
 #include "runtime/load/uprobe_multi.hpp"
@@ -206,7 +208,11 @@ LoadResult LoadedObject::load(std::span<const uint8_t> object, const plan::Plan&
     }
   }
 
-  if (int err = bpf_object__load(self->obj_); err != 0) {
+  std::unique_lock<std::mutex> one_kernel_btf(kernel_btf_load_mutex(), std::defer_lock);
+  if (has_core_relocations(object)) one_kernel_btf.lock();
+  int err = bpf_object__load(self->obj_);
+  if (one_kernel_btf.owns_lock()) one_kernel_btf.unlock();
+  if (err != 0) {
     r.error = "the kernel refused the BPF object: " + errno_text(-err);
     verifier_log[kLogBytes - 1] = 0;
     if (verifier_log[0]) r.log += std::string("\nverifier log:\n") + verifier_log.get();

@@ -116,6 +116,7 @@ struct Notice {
   std::string message;
   std::optional<std::string> rule;  // the rule it is about, if any
   uint64_t count = 0;               // drops, suppressed alerts: how many (0: not a count)
+  std::string output = {};          // the output it is about (output-drops), "" when none
 };
 
 }  // namespace seam::runtime

@@ -200,6 +200,10 @@ void append_notice_json(std::string& out, const Notice& n) {
     append_literal(out, ",\"count\":");
     format::append_uint(out, n.count);
   }
+  if (!n.output.empty()) {
+    append_literal(out, ",\"output\":");
+    append_string(out, n.output);
+  }
   out.append("}\n");
 }
 

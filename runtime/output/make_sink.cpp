@@ -10,7 +10,7 @@
 namespace seam::runtime {
 
 Result<std::unique_ptr<Sink>> make_sink(std::string_view spec) {
-  if (spec == "stdout") return std::unique_ptr<Sink>(new StdoutSink());
+  if (spec == "stdout") return std::unique_ptr<Sink>(new StdoutSink(STDOUT_FILENO, StdoutSink::kNoNotices));
   if (spec == "json") return std::unique_ptr<Sink>(new JsonSink());
   constexpr std::string_view kJsonFile = "json:";
   if (spec.substr(0, kJsonFile.size()) == kJsonFile) {

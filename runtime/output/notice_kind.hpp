@@ -21,6 +21,7 @@ enum class NoticeKind {
   ExecNoticesUnavailable,
   LoaderHookUnavailable,
   Drops,
+  OutputDrops,
   Suppressed,
   LimitOverflow,
   DecodeError,
@@ -74,6 +75,10 @@ inline constexpr NoticeKindInfo kNoticeKinds[] = {
      "may be missed"},
     {NoticeKind::Drops, "drops",
      "records dropped (a full ring buffer, per rule) or alerts a webhook dropped, with their count"},
+    {NoticeKind::OutputDrops, "output-drops",
+     "alerts and notices one output lost (its queue was full behind a slow disk or reader, or a write "
+     "failed), "
+     "with their count; the other outputs have them"},
     {NoticeKind::Suppressed, "suppressed", "alerts a rule's `limit` held back that no later alert carried"},
     {NoticeKind::LimitOverflow, "limit-overflow", "more processes than `limit ... per process` keeps apart"},
     {NoticeKind::DecodeError, "decode-error",

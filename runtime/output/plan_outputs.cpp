@@ -60,7 +60,7 @@ bool route_selects(const plan::RouteCondition& c, const Alert& alert) {
 Result<std::unique_ptr<Sink>> make_sink(const plan::Output& output) {
   switch (output.kind) {
     case plan::OutputKind::Stdout:
-      return std::unique_ptr<Sink>(new StdoutSink());
+      return std::unique_ptr<Sink>(new StdoutSink(STDOUT_FILENO, StdoutSink::kNoNotices));
     case plan::OutputKind::Json:
       if (output.target.empty()) return Error{"a json output needs a file path"};
       return JsonSink::open_file(output.target);

@@ -30,6 +30,7 @@ class RoutedSink : public Sink {
   void reopen() override { inner_->reopen(); }
   bool ended() const override { return inner_->ended(); }
   bool queues_itself() const override { return inner_->queues_itself(); }
+  bool writes_alerts() const override { return inner_->writes_alerts(); }
 
  private:
   std::unique_ptr<Sink> inner_;

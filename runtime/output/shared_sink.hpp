@@ -20,6 +20,7 @@ class SharedSink : public Sink {
   void reopen() override { target_->reopen(); }
   bool ended() const override { return target_->ended(); }
   bool queues_itself() const override { return target_->queues_itself(); }
+  bool writes_alerts() const override { return target_->writes_alerts(); }
 
  private:
   std::shared_ptr<Sink> target_;

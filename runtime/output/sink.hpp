@@ -30,6 +30,8 @@ class Sink {
   // True for a sink with its own bounded queue and thread (webhooks): the session runs every
   // other sink behind a QueuedSink, so that one stalled output never stalls the rest.
   virtual bool queues_itself() const { return false; }
+  // False for a sink that writes notices only: its queue is not handed the alerts.
+  virtual bool writes_alerts() const { return true; }
 };
 
 class BufferedWriter;

@@ -14,6 +14,7 @@ class StderrNoticeSink final : public Sink {
   void write(const Alert& /*alert*/) override {}
   void write_notice(const Notice& notice) override { text_.write_notice(notice); }
   void flush() override {}
+  bool writes_alerts() const override { return false; }
 
  private:
   StdoutSink text_;  // its alert writer stays empty: only notices pass

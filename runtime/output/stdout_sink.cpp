@@ -142,6 +142,7 @@ void StdoutSink::write(const Alert& alert) {
 }
 
 void StdoutSink::write_notice(const Notice& notice) {
+  if (notices_.fd() == kNoNotices) return;
   out_.flush();  // keep notices in order with the alerts before them
   std::string& line = notices_.buffer();
   line.append("seam: ");

@@ -13,6 +13,10 @@ namespace seam::runtime {
 
 class StdoutSink : public Sink {
  public:
+  // No notices at all: `seam run` writes them to stderr through a StderrNoticeSink of their own,
+  // so a stdout nobody reads cannot hold back the notice that it is losing alerts.
+  static constexpr int kNoNotices = -1;
+
   explicit StdoutSink(int out_fd = STDOUT_FILENO, int notice_fd = STDERR_FILENO);
   void write(const Alert& alert) override;
   void write_notice(const Notice& notice) override;

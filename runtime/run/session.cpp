@@ -474,6 +474,7 @@ bool Session::every_second(int64_t now, Timers& timers) {
     return false;
   }
   for (auto& [path, unit] : units_) unit->every_second();
+  for (const Notice& lost : output_losses_.take(sinks_)) notice(lost);
   if (std::optional<std::string> lost = loader_ ? loader_->newly_lost() : std::nullopt)
     notice(Notice{plan::Severity::Warning, notice_id(NoticeKind::Drops), *lost, {}, 0});
   symbols_.forget_exited(now, 10000);
@@ -513,6 +514,7 @@ void Session::stop_units() {
   result_.detach_ms = static_cast<double>(now_ms() - detach_start);
   result_.records = retired_records_;
   result_.dropped = retired_dropped_;
+  for (const Notice& lost : output_losses_.take(sinks_)) notice(lost);
   notice(Notice{plan::Severity::Info,
                 notice_id(NoticeKind::Stopped),
                 "detached " + std::to_string(links) + " probes in " +

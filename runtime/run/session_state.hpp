@@ -18,6 +18,7 @@
 
 #include "runtime/elf/proc_maps_round.hpp"
 #include "runtime/identity/cgroup_resolver.hpp"
+#include "runtime/output/output_loss_reporter.hpp"
 #include "runtime/run/bpf_fill.hpp"
 #include "runtime/run/event_reader.hpp"
 #include "runtime/run/library_hub.hpp"
@@ -79,6 +80,7 @@ class Session {
   SessionOptions options_;
   SessionResult result_;
   std::vector<std::shared_ptr<Sink>> sinks_;
+  OutputLossReporter output_losses_;  // every second and at stop: what an output's queue dropped
   StackSymbolizerAdapter symbols_;
   LibraryHub libraries_;
   std::unique_ptr<ScopeKeeper> scope_;  // before the units whose objects share its map

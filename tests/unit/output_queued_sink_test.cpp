@@ -52,6 +52,7 @@ TEST(OutputQueuedSink, AStalledConsumerDropsAndCountsItsOwnRecordsWithoutBlockin
   {
     QueuedSink sink(std::make_shared<GatedSink>(gate), 4);
     sink.write(alert);
+    sink.flush();  // hands it over (the pipeline flushes per batch of records)
     ASSERT_TRUE(test::wait_until([&] { return gate->entered == 1; }, 5s));  // the worker is stuck in it
     for (int i = 0; i < 9; ++i) sink.write(alert);  // returns although nothing is written
     EXPECT_EQ(sink.dropped(), 5u);                  // 4 fit in the queue

@@ -125,6 +125,11 @@ TEST(OutputSchema, NoticesMatchTheTable) {
   text.clear();
   append_notice_json(text, {plan::Severity::Info, "attached", "ok", std::nullopt, 0});
   check_against(nlohmann::json::parse(text), schema_table("notice"));
+  text.clear();
+  append_notice_json(text, {plan::Severity::Warning, "output-drops", "3 lost", std::nullopt, 3, "json:/x"});
+  nlohmann::json lost = nlohmann::json::parse(text);
+  check_against(lost, schema_table("notice"));
+  EXPECT_EQ(lost["output"], "json:/x");
 }
 
 }  // namespace
