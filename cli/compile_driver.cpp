@@ -69,7 +69,7 @@ runtime::UnitCompileResult unit_result(const std::string& path, std::string hash
   out.hash = std::move(hash);
   out.diagnostics = rules.program.diagnostics;
   out.printed = std::move(printed);
-  if (!rules.ok || !built.ok) {
+  if (!rules.ok || !built.object) {
     out.error = first_error(rules, built, out.printed);
     if (out.error.empty()) out.error = path + ": cannot compile";
     return out;
@@ -78,7 +78,7 @@ runtime::UnitCompileResult unit_result(const std::string& path, std::string hash
   unit->path = path;
   unit->hash = out.hash;
   unit->plan = std::move(rules.lowered.plan);
-  unit->object = std::move(built.object);
+  unit->object = std::move(*built.object);
   unit->compile_ms = built.compile_ms;
   out.build = std::move(unit);
   return out;

@@ -231,7 +231,9 @@ FeatureSet probe_features_uncached() {
   auto start = std::chrono::steady_clock::now();
   FeatureSet s;
   // Shared with the types header clang needs, which a cold start builds at the same time.
-  std::shared_ptr<const btf> vmlinux = build::acquire_vmlinux_btf();
+  Result<std::shared_ptr<const btf>> acquired = build::acquire_vmlinux_btf();
+  std::shared_ptr<const btf> vmlinux =
+      acquired ? *acquired : nullptr;  // no BTF: the probes say what it costs
   s.btf_load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   auto timed = [&](Feature f, auto&& probe) {
     auto t0 = std::chrono::steady_clock::now();

@@ -46,8 +46,8 @@ const std::vector<uint8_t>& infra_object() {
     options.kernel_types = {"task_struct"};
     build::BuildResult r = build::build_object(
         test::read_file(std::string(SEAM_SOURCE_DIR) + "/tests/bpf/infra_test.bpf.c"), options);
-    EXPECT_TRUE(r.ok) << r.error << "\n" << r.clang_stderr << "\n" << r.command;
-    return r.object;
+    EXPECT_TRUE(r.object) << r.object.error() << "\n" << r.clang_stderr << "\n" << r.command;
+    return r.object ? *r.object : std::vector<uint8_t>{};
   }();
   return object;
 }
