@@ -79,8 +79,8 @@ int build(BuildFlags& flags) {
       if (compiled.generated.c_source == first_c) break;  // nothing per-thread: one variant fits all
     }
     build::BuildResult built = build_rules(compiled, std::cerr, /*portable=*/true);
-    if (!built.ok) return 1;
-    out.variants.push_back({task_storage, std::move(compiled.lowered.plan), std::move(built.object)});
+    if (!built.object) return 1;
+    out.variants.push_back({task_storage, std::move(compiled.lowered.plan), std::move(*built.object)});
   }
   std::vector<uint8_t> bytes = bundle::encode(out);
   if (!write_atomically(flags.output, bytes)) {

@@ -30,8 +30,8 @@ Command add_compile(CLI::App& parent) {
               text = rules.generated.layout.dump(2) + "\n";
             } else {
               build::BuildResult built = build_rules(rules, std::cerr);
-              if (!built.ok) return 1;
-              text.assign(built.object.begin(), built.object.end());
+              if (!built.object) return 1;
+              text.assign(built.object->begin(), built.object->end());
               if (output->empty() && isatty(1)) {
                 std::cerr << "seam compile: refusing to write an object to a terminal; use -o FILE\n";
                 return 2;

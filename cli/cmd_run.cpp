@@ -168,8 +168,8 @@ int run(RunFlags& flags) {
   flags.compile.toggles = flags.toggles.toggles();
   TracedCommand traced;
   if (!flags.command.empty()) {
-    if (auto error = traced.start(flags.command, cgroup2_root())) {
-      std::cerr << "seam run: -c: " << *error << "\n";
+    if (Result<void> started = traced.start(flags.command, cgroup2_root()); !started) {
+      std::cerr << "seam run: -c: " << started.error() << "\n";
       return 2;
     }
     flags.compile.codegen.target_cgroup = traced.cgroup_id();

@@ -160,7 +160,7 @@ runtime::UnitCompileResult CompileDriver::unit_result(const std::vector<std::str
   out.files = hashes;
   out.diagnostics = rules.program.diagnostics;
   out.printed = std::move(printed);
-  if (!rules.ok || !built.ok) {
+  if (!rules.ok || !built.object) {
     out.error = first_error(rules, built, out.printed);
     if (out.error.empty()) out.error = unit_name() + ": cannot compile";
     return out;
@@ -170,7 +170,7 @@ runtime::UnitCompileResult CompileDriver::unit_result(const std::vector<std::str
   unit->hash = out.hash;
   unit->files = std::move(hashes);
   unit->plan = std::move(rules.lowered.plan);
-  unit->object = std::move(built.object);
+  unit->object = std::move(*built.object);
   unit->compile_ms = built.compile_ms;
   out.build = std::move(unit);
   return out;

@@ -16,8 +16,8 @@ build::BuildResult build_rules(const CompiledRules& rules, std::ostream& err, bo
   options.kernel_types = rules.lowered.kernel_types;
   options.source_name = codegen::kGeneratedFile;
   build::BuildResult result = build::build_object(rules.generated.c_source, options);
-  if (!result.ok) {
-    if (!result.error.empty()) err << "seam: cannot build the BPF program: " << result.error << "\n";
+  if (!result.object) {
+    err << "seam: cannot build the BPF program: " << result.object.error() << "\n";
     for (const build::ClangError& e : result.errors) err << clang_error_line(e) << "\n";
     if (result.errors.empty() && !result.clang_stderr.empty()) err << result.clang_stderr;
     if (!result.command.empty())

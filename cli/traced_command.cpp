@@ -20,21 +20,22 @@ std::string cgroup2_root() {
   return "";
 }
 
-std::optional<std::string> TracedCommand::start(const std::string& command, const std::string& cgroup_root) {
+Result<void> TracedCommand::start(const std::string& command, const std::string& cgroup_root) {
   if (cgroup_root.empty())
-    return "no cgroup v2 hierarchy is mounted (needed to follow the command's children)";
+    return Error{"no cgroup v2 hierarchy is mounted (needed to follow the command's children)",
+                 ErrorCode::Unsupported};
   cgroup_ = cgroup_root + "/seam-run-" + std::to_string(::getpid());
   if (::mkdir(cgroup_.c_str(), 0755) != 0 && errno != EEXIST)
-    return "cannot create the cgroup " + cgroup_ + ": " + std::strerror(errno);
+    return Error{"cannot create the cgroup " + cgroup_ + ": " + std::strerror(errno), code_of_errno(errno)};
   struct stat st {};
   if (::stat(cgroup_.c_str(), &st) != 0)
-    return "cannot read the cgroup " + cgroup_ + ": " + std::strerror(errno);
+    return Error{"cannot read the cgroup " + cgroup_ + ": " + std::strerror(errno), code_of_errno(errno)};
   cgroup_id_ = st.st_ino;  // a cgroup v2 id is its directory's inode
   int pipe_fds[2];
-  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return std::string("pipe: ") + std::strerror(errno);
+  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return Error{std::string("pipe: ") + std::strerror(errno)};
   std::string procs = cgroup_ + "/cgroup.procs";
   pid_ = ::fork();
-  if (pid_ < 0) return std::string("fork: ") + std::strerror(errno);
+  if (pid_ < 0) return Error{std::string("fork: ") + std::strerror(errno)};
   if (pid_ == 0) {
     ::close(pipe_fds[1]);
     int fd = ::open(procs.c_str(), O_WRONLY | O_CLOEXEC);
@@ -50,7 +51,7 @@ std::optional<std::string> TracedCommand::start(const std::string& command, cons
   }
   ::close(pipe_fds[0]);
   go_fd_ = pipe_fds[1];
-  return std::nullopt;
+  return {};
 }
 
 void TracedCommand::release() {

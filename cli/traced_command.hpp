@@ -4,8 +4,9 @@
 // the rules see it and every child it starts, and nothing else. The run ends when it exits.
 #include <sys/types.h>
 
-#include <optional>
 #include <string>
+
+#include "compiler/diag/result.hpp"
 
 namespace seam::cli {
 
@@ -16,8 +17,8 @@ class TracedCommand {
   TracedCommand& operator=(const TracedCommand&) = delete;
   ~TracedCommand();  // kills a command still held or running, removes the cgroup
 
-  // Forks `sh -c CMD` into a new cgroup under `cgroup_root`; returns an error message.
-  std::optional<std::string> start(const std::string& command, const std::string& cgroup_root);
+  // Forks `sh -c CMD` into a new cgroup under `cgroup_root`, or says why it cannot.
+  Result<void> start(const std::string& command, const std::string& cgroup_root);
   uint64_t cgroup_id() const { return cgroup_id_; }
   pid_t pid() const { return pid_; }
   // Lets the command exec (once the probes are attached).

@@ -2,17 +2,19 @@
 # The whole test suite, as CI runs it (README, "What the test command checks"): install what is
 # missing, check the formatting, build, run clang-tidy, run every test. BPF tests need root; under
 # CI=true they fail rather than skip when they lack privileges. Arguments go to the first ctest run.
-# Not yet on by default: the ASan+UBSan build, which has run 13 of the 20 unit suites and none of
-# its e2e subset yet (README).
-#   SEAM_SANITIZE=1    build with the sanitizers and test under them
+# Then the ASan+UBSan build and its tests (README, step 5).
 #   SEAM_BUILD_DIR     build directory (default build; the sanitizer build goes to <it>-asan)
 #   SEAM_SANITIZE_E2E  ctest regex of the e2e tests run under the sanitizers
 # For local runs only (refused under CI=true): SEAM_TIDY=0 skips clang-tidy (SEAM_TIDY=all adds
-# tests/).
+# tests/), SEAM_SANITIZE=0 skips the sanitizer build and its tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${CI:-}" = true ] && [ "${SEAM_TIDY:-1}" = 0 ]; then
   echo "test: SEAM_TIDY=0 is for local runs; CI runs clang-tidy" >&2
+  exit 1
+fi
+if [ "${CI:-}" = true ] && [ "${SEAM_SANITIZE:-1}" = 0 ]; then
+  echo "test: SEAM_SANITIZE=0 is for local runs; CI runs the sanitizer build" >&2
   exit 1
 fi
 bash scripts/setup-deps.sh
@@ -25,7 +27,7 @@ cmake --build "$build" -j"$(nproc)"
 if [ "${SEAM_TIDY:-1}" != 0 ]; then SEAM_FORMAT=0 bash scripts/check-style.sh "$build"; fi
 (cd "$build" && ctest --output-on-failure --timeout 300 "$@")
 
-if [ "${SEAM_SANITIZE:-0}" = 0 ]; then exit 0; fi
+if [ "${SEAM_SANITIZE:-1}" = 0 ]; then exit 0; fi
 # The sanitizer build: seam, every unit test executable and the e2e executable, instrumented
 # (CMakeLists.txt, SEAM_SANITIZE). Any report fails the test that triggered it
 # (-fno-sanitize-recover; LeakSanitizer at exit).

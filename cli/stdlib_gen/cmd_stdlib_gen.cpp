@@ -51,12 +51,13 @@ bool passes_checker(const std::string& text) {
 
 int gen(const GenCliOptions& cli) {
   stdlib_gen::GenOptions options;
-  std::string error;
-  if (!stdlib_gen::parse_library_spec(cli.library, &options.library_alias, &options.library_pattern,
-                                      &error)) {
-    std::cerr << "seam stdlib gen: " << error << "\n";
+  Result<stdlib_gen::LibrarySpec> library = stdlib_gen::parse_library_spec(cli.library);
+  if (!library) {
+    std::cerr << "seam stdlib gen: " << library.error() << "\n";
     return 2;
   }
+  options.library_alias = library->alias;
+  options.library_pattern = library->pattern;
   options.header = cli.header;
   options.function_globs = cli.functions;
   options.module_name = cli.module_name;

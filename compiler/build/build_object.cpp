@@ -102,8 +102,9 @@ BuildResult build_in_work_dir(const std::string& c_source, const BuildOptions& o
   BuildResult r;
   std::string clang = find_clang();
   if (clang.empty()) {
-    r.error =
-        "no clang found ($SEAM_CLANG, clang, clang-14..16 on PATH): install clang to build BPF programs";
+    r.object = Error{
+        "no clang found ($SEAM_CLANG, clang, clang-14..16 on PATH): install clang to build BPF programs",
+        ErrorCode::NotFound};
     return r;
   }
   // The types header is a function of the type names and the running kernel, so the key names
@@ -122,7 +123,6 @@ BuildResult build_in_work_dir(const std::string& c_source, const BuildOptions& o
   ObjectCache cache(options.cache_dir.empty() ? default_cache_dir() : options.cache_dir);
   if (options.use_cache) {
     if (auto hit = cache.load(r.cache_key)) {
-      r.ok = true;
       r.from_cache = true;
       r.object = std::move(*hit);
       return r;
@@ -130,13 +130,17 @@ BuildResult build_in_work_dir(const std::string& c_source, const BuildOptions& o
   }
   std::string types = options.kernel_types_header;
   if (types.empty()) {
-    types = kernel_types_header(options.kernel_types, &r.error);
-    if (types.empty()) return r;
+    Result<std::string> header = kernel_types_header(options.kernel_types);
+    if (!header) {
+      r.object = header.failure();
+      return r;
+    }
+    types = std::move(*header);
   }
 
   r.work_dir = make_work_dir();
   if (r.work_dir.empty()) {
-    r.error = "cannot create a build directory under $TMPDIR or /tmp";
+    r.object = Error{"cannot create a build directory under $TMPDIR or /tmp"};
     return r;
   }
   std::filesystem::path dir(r.work_dir);
@@ -144,13 +148,13 @@ BuildResult build_in_work_dir(const std::string& c_source, const BuildOptions& o
   for (const char* name : kEmbeddedHeaders) {
     auto content = embedded::find(name);
     if (!content) {
-      r.error = std::string("embedded header missing from this build: ") + name;
+      r.object = Error{std::string("embedded header missing from this build: ") + name};
       return r;
     }
     written = written && write_file(dir / name, bpf_side_header(name, *content));
   }
   if (!written) {
-    r.error = "cannot write the program into " + r.work_dir;
+    r.object = Error{"cannot write the program into " + r.work_dir};
     return r;
   }
 
@@ -170,22 +174,27 @@ BuildResult build_in_work_dir(const std::string& c_source, const BuildOptions& o
   r.clang_stderr = std::move(run.output);
   r.errors = parse_clang_errors(r.clang_stderr);
   if (!run.timed_out && run.exit_code == 127 && r.clang_stderr.empty()) {
-    r.error = "cannot run " + clang;
-  } else if (!run.timed_out && run.exit_code == 126 && r.clang_stderr.empty()) {
-    r.error = "cannot set the resource limits for clang";
-  } else if (run.timed_out || run.exit_code != 0) {
-    r.error = clang_failure(run, r.clang_stderr, limits, options.timeout_ms);  // run.output was moved there
-  } else {
-    std::ifstream in(object_path, std::ios::binary);
-    r.object.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    if (r.object.empty()) r.error = "clang produced no object at " + object_path.string();
+    r.object = Error{"cannot run " + clang};
+    return r;
   }
-  if (!r.error.empty()) return r;
-
-  r.ok = true;
+  if (!run.timed_out && run.exit_code == 126 && r.clang_stderr.empty()) {
+    r.object = Error{"cannot set the resource limits for clang"};
+    return r;
+  }
+  if (run.timed_out || run.exit_code != 0) {
+    r.object =
+        Error{clang_failure(run, r.clang_stderr, limits, options.timeout_ms)};  // run.output was moved there
+    return r;
+  }
+  std::ifstream in(object_path, std::ios::binary);
+  std::vector<uint8_t> object((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (object.empty()) {
+    r.object = Error{"clang produced no object at " + object_path.string()};
+    return r;
+  }
+  r.object = std::move(object);
   if (options.use_cache) {
-    std::string cache_error;
-    cache.store(r.cache_key, r.object, &cache_error);  // a read-only cache only costs a rebuild
+    (void)cache.store(r.cache_key, *r.object);  // a read-only cache only costs a rebuild
   }
   return r;
 }

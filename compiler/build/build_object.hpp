@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "compiler/build/clang_runner.hpp"
+#include "compiler/diag/result.hpp"
 
 namespace seam::build {
 
@@ -31,13 +32,15 @@ struct BuildOptions {
   bool keep_work_dir = false;
 };
 
+// A build's report: the object or why there is none, and what a failed build leaves to show (the
+// command, clang's output and its errors, the kept work dir).
 struct BuildResult {
-  bool ok = false;
-  std::vector<uint8_t> object;
+  // The object's bytes, or what went wrong: "clang failed (exit 1)" (its diagnostics in `errors`),
+  // no clang (ErrorCode::NotFound), no BTF, a crash, a limit.
+  Result<std::vector<uint8_t>> object = Error{"not built"};
   std::string command;       // the exact clang command line, re-runnable from any directory
   std::string clang_stderr;  // clang's output (stdout and stderr)
   std::vector<ClangError> errors;
-  std::string error;  // what went wrong when it was not clang's diagnostics (no clang, no BTF, crash)
   std::string cache_key;
   std::string work_dir;  // empty once removed (always, unless keep_work_dir)
   bool from_cache = false;

@@ -127,19 +127,14 @@ const char* kHeaderGuardEnd = "#endif /* __SEAM_KERNEL_TYPES_H__ */\n";
 // Dumps the types `ids` (and their dependencies, once each) between the header guards, then
 // `extra` (the names of tracepoint structs that belong to an event class), then `own` (structs
 // seam wrote from format files: not the kernel's, so outside preserve_access_index).
-std::string dump(const btf* b, const std::vector<int>& ids, std::string* error, const std::string& extra = {},
-                 const std::string& own = {}) {
+Result<std::string> dump(const btf* b, const std::vector<int>& ids, const std::string& extra = {},
+                         const std::string& own = {}) {
   std::string body;
   std::unique_ptr<btf_dump, DumpDeleter> d(btf_dump__new(b, append_printf, &body, nullptr));
-  if (!d) {
-    if (error) *error = std::string("btf_dump__new: ") + std::strerror(errno);
-    return {};
-  }
+  if (!d) return Error{std::string("btf_dump__new: ") + std::strerror(errno)};
   for (int id : ids) {
-    if (int err = btf_dump__dump_type(d.get(), static_cast<__u32>(id)); err < 0) {
-      if (error) *error = "btf_dump of type id " + std::to_string(id) + ": " + std::strerror(-err);
-      return {};
-    }
+    if (int err = btf_dump__dump_type(d.get(), static_cast<__u32>(id)); err < 0)
+      return Error{"btf_dump of type id " + std::to_string(id) + ": " + std::strerror(-err)};
   }
   return kHeaderStart + body + extra + kHeaderEnd + own + kHeaderGuardEnd;
 }
@@ -147,24 +142,25 @@ std::string dump(const btf* b, const std::vector<int>& ids, std::string* error, 
 }  // namespace
 
 namespace {
-std::string types_header_of(const std::vector<std::string>& type_names, std::string* error);
+Result<std::string> types_header_of(const std::vector<std::string>& type_names);
 }  // namespace
 
-std::string kernel_types_header(const std::vector<std::string>& type_names, std::string* error) {
+Result<std::string> kernel_types_header(const std::vector<std::string>& type_names) {
   // One dump at a time: btf_dump keeps state for every type of the kernel's BTF (several MB), and
   // the units of a cold start compile in parallel; clang, the slow part, still runs side by side.
   static std::mutex one_dump;
   std::lock_guard lock(one_dump);
-  std::string header = types_header_of(type_names, error);
+  Result<std::string> header = types_header_of(type_names);
   malloc_trim(0);  // the dump's state, freed, would stay resident in this thread's arena
   return header;
 }
 
 namespace {
 
-std::string types_header_of(const std::vector<std::string>& type_names, std::string* error) {
-  std::shared_ptr<const btf> b = acquire_vmlinux_btf(error);
-  if (!b) return {};
+Result<std::string> types_header_of(const std::vector<std::string>& type_names) {
+  Result<std::shared_ptr<const btf>> acquired = acquire_vmlinux_btf();
+  if (!acquired) return acquired.failure();
+  const std::shared_ptr<const btf>& b = *acquired;
   std::vector<int> ids;
   for (const char* name : kBaseKernelTypes)  // optional: not every kernel has all
     if (int id = find_type(b.get(), name); id > 0) ids.push_back(id);
@@ -173,40 +169,35 @@ std::string types_header_of(const std::vector<std::string>& type_names, std::str
     int id = find_type(b.get(), name);
     if (id < 0 && name.rfind("trace_event_raw_", 0) == 0) {
       // An event of a class: its struct is the class's, under the name the program uses.
-      std::string class_error;
-      id = find_tracepoint_class(b.get(), name.substr(16), &class_error);
-      if (id < 0 && (name.rfind("trace_event_raw_sys_enter_", 0) == 0 ||
-                     name.rfind("trace_event_raw_sys_exit_", 0) == 0)) {
+      Result<int> event_class = find_tracepoint_class(b.get(), name.substr(16));
+      if (!event_class && (name.rfind("trace_event_raw_sys_enter_", 0) == 0 ||
+                           name.rfind("trace_event_raw_sys_exit_", 0) == 0)) {
         // A per-syscall event (sys_enter_futex): its struct, written from its format file.
-        std::string own = tracepoint_struct_from_format(name.substr(16), error);
-        if (own.empty()) return {};
-        own_structs += own;
+        Result<std::string> own = tracepoint_struct_from_format(name.substr(16));
+        if (!own) return own.failure();
+        own_structs += *own;
         continue;
       }
-      if (id < 0) {
-        if (error) *error = class_error;
-        return {};
-      }
+      if (!event_class) return event_class.failure();
+      id = *event_class;
       class_names += "#define " + name + " " +
                      btf__name_by_offset(b.get(), btf__type_by_id(b.get(), id)->name_off) + "\n";
     }
-    if (id < 0) {
-      if (error) *error = "'" + name + "' is not a type in this kernel's BTF";
-      return {};
-    }
+    if (id < 0) return Error{"'" + name + "' is not a type in this kernel's BTF", ErrorCode::NotFound};
     ids.push_back(id);
   }
-  return dump(b.get(), ids, error, class_names, own_structs);
+  return dump(b.get(), ids, class_names, own_structs);
 }
 
 }  // namespace
 
-std::string full_kernel_types_header(std::string* error) {
-  std::shared_ptr<const btf> b = acquire_vmlinux_btf(error);
-  if (!b) return {};
+Result<std::string> full_kernel_types_header() {
+  Result<std::shared_ptr<const btf>> acquired = acquire_vmlinux_btf();
+  if (!acquired) return acquired.failure();
+  const btf* b = acquired->get();
   std::vector<int> ids;
-  for (unsigned id = 1; id < btf__type_cnt(b.get()); ++id) ids.push_back(static_cast<int>(id));
-  return dump(b.get(), ids, error);
+  for (unsigned id = 1; id < btf__type_cnt(b); ++id) ids.push_back(static_cast<int>(id));
+  return dump(b, ids);
 }
 
 // The kernel's build string (release, build number and date) and the size of its BTF: cheap to

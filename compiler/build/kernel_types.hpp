@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "compiler/diag/result.hpp"
+
 namespace seam::build {
 
 // Always emitted: struct pt_regs (uprobe context), fixed-width integer typedefs and the BPF enums the helpers
@@ -14,12 +16,12 @@ extern const char* const kBaseKernelTypes[];
 inline constexpr const char* kVmlinuxBtfPath = "/sys/kernel/btf/vmlinux";
 
 // The header text for `type_names` ("pt_regs", "struct task_struct", "__u64", ...), wrapped in
-// the preserve_access_index pragma. Empty with *error set when the BTF cannot be loaded or a
-// name is not a kernel type.
-std::string kernel_types_header(const std::vector<std::string>& type_names, std::string* error);
+// the preserve_access_index pragma. An error when the BTF cannot be loaded or a name is not a
+// kernel type.
+Result<std::string> kernel_types_header(const std::vector<std::string>& type_names);
 
 // Every type in the kernel's BTF: the equivalent of bpftool's vmlinux.h (for comparison).
-std::string full_kernel_types_header(std::string* error);
+Result<std::string> full_kernel_types_header();
 
 // The identity of the running kernel's types: its build string (/proc/version) and the size of
 // /sys/kernel/btf/vmlinux, read once per process. Empty when the BTF file is absent.

@@ -103,29 +103,24 @@ std::optional<std::vector<uint8_t>> ObjectCache::load(const std::string& key) co
   return bytes;
 }
 
-bool ObjectCache::store(const std::string& key, const std::vector<uint8_t>& object,
-                        std::string* error) const {
+Result<void> ObjectCache::store(const std::string& key, const std::vector<uint8_t>& object) const {
   std::error_code ec;
   if (!std::filesystem::exists(dir_, ec)) {
     std::filesystem::create_directories(dir_, ec);
     if (!ec) ::chmod(dir_.c_str(), 0700);
   }
-  if (ec) {
-    if (error) *error = "cannot create cache directory " + dir_ + ": " + ec.message();
-    return false;
-  }
+  if (ec)
+    return Error{"cannot create cache directory " + dir_ + ": " + ec.message(), code_of_errno(ec.value())};
   if (auto why = unsafe_reason()) {
     note_once(dir_, *why);
-    if (error) *error = "not writing to the object cache " + dir_ + ": " + *why;
-    return false;
+    return Error{"not writing to the object cache " + dir_ + ": " + *why, ErrorCode::Denied};
   }
   // mkstemp: a fresh name opened with O_EXCL, so a link planted in the cache is never followed.
   std::string tmp = dir_ + "/.tmp-" + key.substr(0, 16) + "-XXXXXX";
   int fd = ::mkstemp(tmp.data());
-  if (fd < 0) {
-    if (error) *error = "cannot create a temporary file in " + dir_ + ": " + std::strerror(errno);
-    return false;
-  }
+  if (fd < 0)
+    return Error{"cannot create a temporary file in " + dir_ + ": " + std::strerror(errno),
+                 code_of_errno(errno)};
   ::fchmod(fd, 0644);
   std::vector<uint8_t> bytes = object;
   bytes.insert(bytes.end(), key.begin(), key.end());
@@ -143,16 +138,15 @@ bool ObjectCache::store(const std::string& key, const std::vector<uint8_t>& obje
   int saved_errno = errno;
   ::close(fd);
   if (!written) {
-    if (error) *error = "cannot write " + tmp + ": " + std::strerror(saved_errno);
     ::unlink(tmp.c_str());
-    return false;
+    return Error{"cannot write " + tmp + ": " + std::strerror(saved_errno), code_of_errno(saved_errno)};
   }
   if (std::rename(tmp.c_str(), path_for(key).c_str()) != 0) {
-    if (error) *error = "cannot rename " + tmp + ": " + std::strerror(errno);
+    int err = errno;
     ::unlink(tmp.c_str());
-    return false;
+    return Error{"cannot rename " + tmp + ": " + std::strerror(err), code_of_errno(err)};
   }
-  return true;
+  return {};
 }
 
 }  // namespace seam::build

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "compiler/diag/result.hpp"
+
 namespace seam::build {
 
 // $SEAM_CACHE_DIR, else /var/cache/seam for root, else $XDG_CACHE_HOME/seam or ~/.cache/seam.
@@ -29,8 +31,8 @@ class ObjectCache {
   // object, stored under another key, or when the cache is not safe (see above).
   std::optional<std::vector<uint8_t>> load(const std::string& key) const;
   // Writes a temporary file and renames it into place, so readers never see half an object.
-  // Returns false (with *error) when the cache cannot be written; the build still succeeds.
-  bool store(const std::string& key, const std::vector<uint8_t>& object, std::string* error) const;
+  // An error when the cache cannot be written; the build still succeeds.
+  Result<void> store(const std::string& key, const std::vector<uint8_t>& object) const;
 
   // Why the cache directory is not to be trusted, or nullopt when it is (or does not exist yet).
   std::optional<std::string> unsafe_reason() const;

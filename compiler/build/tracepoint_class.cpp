@@ -119,14 +119,12 @@ std::string tracepoint_struct_from_fields(const std::string& event,
   return out + "};\n";
 }
 
-std::string tracepoint_struct_from_format(const std::string& event, std::string* error) {
+Result<std::string> tracepoint_struct_from_format(const std::string& event) {
   std::string path = tracepoint_format_path(event);
-  if (path.empty()) {
-    if (error)
-      *error = "tracepoint '" + event + "' has no struct " + kRawPrefix + event +
-               " in this kernel's BTF, and its tracefs format file cannot be read";
-    return {};
-  }
+  if (path.empty())
+    return Error{"tracepoint '" + event + "' has no struct " + kRawPrefix + event +
+                     " in this kernel's BTF, and its tracefs format file cannot be read",
+                 ErrorCode::NotFound};
   return tracepoint_struct_from_fields(event, parse_tracepoint_format(read_file(path)));
 }
 
@@ -142,14 +140,13 @@ std::string tracepoint_format_path(const std::string& event) {
   return {};
 }
 
-int find_tracepoint_class(const btf* b, const std::string& event, std::string* error) {
+Result<int> find_tracepoint_class(const btf* b, const std::string& event) {
   std::string path = tracepoint_format_path(event);
-  if (path.empty()) {
-    if (error)
-      *error = "tracepoint '" + event + "' has no struct " + kRawPrefix + event +
-               " in this kernel's BTF, and its tracefs format file (to find its event class) cannot be read";
-    return -1;
-  }
+  if (path.empty())
+    return Error{
+        "tracepoint '" + event + "' has no struct " + kRawPrefix + event +
+            " in this kernel's BTF, and its tracefs format file (to find its event class) cannot be read",
+        ErrorCode::NotFound};
   std::ifstream in(path);
   std::vector<TracepointField> want = parse_tracepoint_format(
       std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()));
@@ -161,10 +158,9 @@ int find_tracepoint_class(const btf* b, const std::string& event, std::string* e
     if (!name || std::string_view(name).rfind(kRawPrefix, 0) != 0) continue;
     if (same_fields(struct_fields(b, t), want)) return static_cast<int>(id);
   }
-  if (error)
-    *error = "no " + std::string(kRawPrefix) + "* struct in this kernel's BTF lays out tracepoint '" + event +
-             "' (" + path + ")";
-  return -1;
+  return Error{"no " + std::string(kRawPrefix) + "* struct in this kernel's BTF lays out tracepoint '" +
+                   event + "' (" + path + ")",
+               ErrorCode::NotFound};
 }
 
 }  // namespace seam::build

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "compiler/diag/result.hpp"
+
 struct btf;
 
 namespace seam::build {
@@ -25,16 +27,16 @@ std::vector<TracepointField> parse_tracepoint_format(const std::string& format_t
 // The event's format file under the mounted tracefs (events/*/EVENT/format); empty when absent.
 std::string tracepoint_format_path(const std::string& event);
 
-// The BTF type id of the struct that lays out `event`'s record, or -1 with *error set.
-int find_tracepoint_class(const btf* b, const std::string& event, std::string* error);
+// The BTF type id of the struct that lays out `event`'s record, or why none does.
+Result<int> find_tracepoint_class(const btf* b, const std::string& event);
 
 // The per-syscall tracepoints (syscalls:sys_enter_futex) share struct syscall_trace_enter
 // {nr; args[6]}, whose members are not the names their format files give the arguments (uaddr,
 // op, val). For an event no trace_event_raw_* struct lays out, this writes
 // `struct trace_event_raw_<event>` from its format file: each field an integer of its size at its
-// offset, padding between. Empty with *error set when the format file cannot be read.
+// offset, padding between. An error when the format file cannot be read.
 // The struct is not the kernel's, so it must be compiled without preserve_access_index.
-std::string tracepoint_struct_from_format(const std::string& event, std::string* error);
+Result<std::string> tracepoint_struct_from_format(const std::string& event);
 
 // The same, from format text already read (for tests).
 std::string tracepoint_struct_from_fields(const std::string& event,

@@ -10,7 +10,7 @@
 
 namespace seam::build {
 
-std::shared_ptr<const btf> acquire_vmlinux_btf(std::string* error) {
+Result<std::shared_ptr<const btf>> acquire_vmlinux_btf() {
   static std::mutex mutex;
   static std::weak_ptr<const btf> current;
   // Held while parsing, so a second caller waits for this parse instead of starting its own.
@@ -19,9 +19,8 @@ std::shared_ptr<const btf> acquire_vmlinux_btf(std::string* error) {
   btf* b = btf__load_vmlinux_btf();
   if (!b) {
     int err = errno;
-    if (error)
-      *error = std::string("cannot load the kernel's BTF (") + kVmlinuxBtfPath + "): " + std::strerror(err);
-    return nullptr;
+    return Error{std::string("cannot load the kernel's BTF (") + kVmlinuxBtfPath + "): " + std::strerror(err),
+                 code_of_errno(err)};
   }
   std::shared_ptr<const btf> loaded(b, [](const btf* p) { btf__free(const_cast<btf*>(p)); });
   current = loaded;

@@ -6,11 +6,13 @@
 #include <memory>
 #include <string>
 
+#include "compiler/diag/result.hpp"
+
 struct btf;
 
 namespace seam::build {
 
-// nullptr (with *error, when given) when the kernel has no BTF.
-std::shared_ptr<const btf> acquire_vmlinux_btf(std::string* error = nullptr);
+// The kernel's BTF, or why there is none (ErrorCode::NotFound: the kernel has no BTF file).
+Result<std::shared_ptr<const btf>> acquire_vmlinux_btf();
 
 }  // namespace seam::build

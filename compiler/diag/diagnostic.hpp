@@ -10,7 +10,7 @@
 
 namespace seam::diag {
 
-enum class Severity { Error, Warning, Note };
+enum class Severity { Error, Warning };
 
 struct Diagnostic {
   Code code = Code::SyntaxError;

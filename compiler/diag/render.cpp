@@ -16,8 +16,6 @@ const char* severity_color(Severity s) {
       return "\x1b[1;31m";
     case Severity::Warning:
       return "\x1b[1;33m";
-    case Severity::Note:
-      return "\x1b[1;36m";
   }
   return "";
 }
@@ -104,8 +102,6 @@ const char* to_string(Severity s) {
       return "error";
     case Severity::Warning:
       return "warning";
-    case Severity::Note:
-      return "note";
   }
   return "?";
 }

@@ -89,20 +89,17 @@ nlohmann::json sidecar_of(const std::vector<CEnum>& enums) {
 
 }  // namespace
 
-bool parse_library_spec(const std::string& spec, std::string* alias, std::string* pattern,
-                        std::string* error) {
+Result<LibrarySpec> parse_library_spec(const std::string& spec) {
   size_t eq = spec.find('=');
-  if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
-    *error = "--library takes ALIAS=PATTERN (cudart=libcudart.so*), not '" + spec + "'";
-    return false;
-  }
-  *alias = spec.substr(0, eq);
-  *pattern = spec.substr(eq + 1);
-  if (!is_identifier(*alias)) {
-    *error = "--library: '" + *alias + "' is not a seam name (letters, digits, '_'; not a reserved word)";
-    return false;
-  }
-  return true;
+  if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
+    return Error{"--library takes ALIAS=PATTERN (cudart=libcudart.so*), not '" + spec + "'",
+                 ErrorCode::InvalidInput};
+  LibrarySpec out{spec.substr(0, eq), spec.substr(eq + 1)};
+  if (!is_identifier(out.alias))
+    return Error{
+        "--library: '" + out.alias + "' is not a seam name (letters, digits, '_'; not a reserved word)",
+        ErrorCode::InvalidInput};
+  return out;
 }
 
 GenResult generate(const GenOptions& options) {

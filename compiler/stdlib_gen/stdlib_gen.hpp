@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "compiler/diag/result.hpp"
+
 namespace seam::stdlib_gen {
 
 struct GenOptions {
@@ -40,9 +42,13 @@ struct GenResult {
 
 GenResult generate(const GenOptions& options);
 
-// "cudart=libcudart.so*" -> alias and pattern; false with a message when it is not ALIAS=PATTERN
-// with ALIAS a seam identifier (not a reserved word) and PATTERN non-empty.
-bool parse_library_spec(const std::string& spec, std::string* alias, std::string* pattern,
-                        std::string* error);
+struct LibrarySpec {
+  std::string alias;    // "cudart"
+  std::string pattern;  // "libcudart.so*"
+};
+
+// "cudart=libcudart.so*" -> alias and pattern; an error (ErrorCode::InvalidInput) when it is not
+// ALIAS=PATTERN with ALIAS a seam identifier (not a reserved word) and PATTERN non-empty.
+Result<LibrarySpec> parse_library_spec(const std::string& spec);
 
 }  // namespace seam::stdlib_gen

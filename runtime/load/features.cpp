@@ -211,8 +211,9 @@ std::optional<std::map<BtfName, uint32_t>> btf_program_targets() {
   const std::vector<BtfName> wanted = {btf_program_target(Feature::TpBtf),
                                        btf_program_target(Feature::Fentry)};
   if (std::optional<std::map<BtfName, uint32_t>> ids = find_vmlinux_btf_type_ids(wanted)) return ids;
-  std::shared_ptr<const btf> vmlinux = build::acquire_vmlinux_btf();
-  if (!vmlinux) return std::nullopt;
+  Result<std::shared_ptr<const btf>> acquired = build::acquire_vmlinux_btf();
+  if (!acquired) return std::nullopt;
+  const std::shared_ptr<const btf>& vmlinux = *acquired;
   std::map<BtfName, uint32_t> ids;
   for (const BtfName& w : wanted)
     if (int id = btf__find_by_name_kind(vmlinux.get(), w.first.c_str(), w.second); id > 0)

@@ -138,13 +138,15 @@ void choose_programs(bpf_object* obj, const plan::Plan& plan, const FeatureSet& 
 
 LoadResult LoadedObject::load(std::span<const uint8_t> object, const plan::Plan& plan,
                               const FeatureSet& features, RingShare ring_share) {
-  LoadResult r;
-  if (!is_ring_size(plan.ringbuf_bytes)) {
-    r.error = "ring buffer size " + std::to_string(plan.ringbuf_bytes) +
-              " bytes: must be a power of two and at least one page";
-    return r;
-  }
-  CaptureLibbpf capture(&r.log);
+  if (!is_ring_size(plan.ringbuf_bytes))
+    return Error{"ring buffer size " + std::to_string(plan.ringbuf_bytes) +
+                     " bytes: must be a power of two and at least one page",
+                 ErrorCode::InvalidInput};
+  std::string log;  // libbpf's messages, kept for the error of a failed load
+  CaptureLibbpf capture(&log);
+  auto fail = [&log](std::string message, int err = 0) {
+    return Error{std::move(message) + (log.empty() ? "" : "\n" + log), code_of_errno(err)};
+  };
   // Left uninitialised: the kernel writes it only for a refused program, so its 4 MiB stay
   // untouched (not resident) on every load that succeeds; objects load in parallel at start.
   constexpr size_t kLogBytes = 1 << 22;
@@ -156,37 +158,25 @@ LoadResult LoadedObject::load(std::span<const uint8_t> object, const plan::Plan&
   self->ringbuf_map_ = plan.ringbuf_map;
   self->drops_map_ = plan.drops_map;
   self->obj_ = bpf_object__open_mem(object.data(), object.size(), &opts);
-  if (!self->obj_) {
-    r.error = "cannot open the BPF object: " + errno_text(errno);
-    return r;
-  }
+  if (!self->obj_) return fail("cannot open the BPF object: " + errno_text(errno), errno);
   for (const plan::Map& m : plan.maps) {
     bpf_map* map = bpf_object__find_map_by_name(self->obj_, m.name.c_str());
-    if (!map) {
-      r.error = "the plan names map '" + m.name + "' but the object has none";
-      return r;
-    }
+    if (!map) return fail("the plan names map '" + m.name + "' but the object has none");
     if (m.max_entries) bpf_map__set_max_entries(map, m.max_entries);
   }
   for (const plan::Rule& rule : plan.rules) self->drop_slots_ = std::max(self->drop_slots_, rule.id + 1);
   if (bpf_map* ring = bpf_object__find_map_by_name(self->obj_, plan.ringbuf_map.c_str())) {
     bpf_map__set_max_entries(ring, plan.ringbuf_bytes);
-    if (ring_share.ring_fd >= 0 && bpf_map__reuse_fd(ring, ring_share.ring_fd) != 0) {
-      r.error = "cannot share the ring buffer: " + errno_text(errno);
-      return r;
-    }
+    if (ring_share.ring_fd >= 0 && bpf_map__reuse_fd(ring, ring_share.ring_fd) != 0)
+      return fail("cannot share the ring buffer: " + errno_text(errno), errno);
   }
   if (bpf_map* scope = bpf_object__find_map_by_name(self->obj_, "seam_scope");
-      scope && ring_share.scope_fd >= 0 && bpf_map__reuse_fd(scope, ring_share.scope_fd) != 0) {
-    r.error = "cannot share the scope map: " + errno_text(errno);
-    return r;
-  }
+      scope && ring_share.scope_fd >= 0 && bpf_map__reuse_fd(scope, ring_share.scope_fd) != 0)
+    return fail("cannot share the scope map: " + errno_text(errno), errno);
   for (const auto& [name, fd] : ring_share.reuse_maps) {
     bpf_map* map = bpf_object__find_map_by_name(self->obj_, name.c_str());
-    if (map && bpf_map__reuse_fd(map, fd) != 0) {
-      r.error = "cannot keep map " + name + " across the reload: " + errno_text(errno);
-      return r;
-    }
+    if (map && bpf_map__reuse_fd(map, fd) != 0)
+      return fail("cannot keep map " + name + " across the reload: " + errno_text(errno), errno);
   }
   if (!ring_share.scope_masks.empty())  // absent in host-wide objects
     set_rodata(self->obj_, "seam_scope_masks", ring_share.scope_masks.data(),
@@ -213,13 +203,11 @@ LoadResult LoadedObject::load(std::span<const uint8_t> object, const plan::Plan&
   int err = bpf_object__load(self->obj_);
   if (one_kernel_btf.owns_lock()) one_kernel_btf.unlock();
   if (err != 0) {
-    r.error = "the kernel refused the BPF object: " + errno_text(-err);
     verifier_log[kLogBytes - 1] = 0;
-    if (verifier_log[0]) r.log += std::string("\nverifier log:\n") + verifier_log.get();
-    return r;
+    if (verifier_log[0]) log += std::string("\nverifier log:\n") + verifier_log.get();
+    return fail("the kernel refused the BPF object: " + errno_text(-err), -err);
   }
-  r.object = std::move(self);
-  return r;
+  return LoadResult(std::move(self));
 }
 
 LoadedObject::~LoadedObject() {
@@ -232,10 +220,8 @@ bool LoadedObject::is_loaded(const std::string& program) const {
   return p && bpf_program__fd(p) >= 0;
 }
 
-AttachResult LoadedObject::failed(const std::string& what, int err) const {
-  AttachResult r;
-  r.error = what + ": " + errno_text(err);
-  return r;
+Error LoadedObject::failed(const std::string& what, int err) {
+  return Error{what + ": " + errno_text(err), code_of_errno(err)};
 }
 
 void LoadedObject::destroy(Link& l) {
@@ -245,21 +231,18 @@ void LoadedObject::destroy(Link& l) {
 }
 
 AttachResult LoadedObject::add_link(std::vector<Link> links) {
-  AttachResult r;
-  r.ok = true;
   std::lock_guard lock(links_mutex_);
-  r.link = static_cast<int>(links_.size());
+  int link = static_cast<int>(links_.size());
   links_.push_back(std::move(links));
-  return r;
+  return link;
 }
 
-#define SEAM_FIND_PROGRAM(prog, program, what)                                                              \
-  bpf_program* prog = bpf_object__find_program_by_name(obj_, (program).c_str());                            \
-  if (!(prog) || bpf_program__fd(prog) < 0) {                                                               \
-    AttachResult r;                                                                                         \
-    r.error = (what) + ": program '" + (program) + "' is " + ((prog) ? "not loaded" : "not in the object"); \
-    return r;                                                                                               \
-  }
+#define SEAM_FIND_PROGRAM(prog, program, what)                                                        \
+  bpf_program* prog = bpf_object__find_program_by_name(obj_, (program).c_str());                      \
+  if (!(prog) || bpf_program__fd(prog) < 0)                                                           \
+    return Error{                                                                                     \
+        (what) + ": program '" + (program) + "' is " + ((prog) ? "not loaded" : "not in the object"), \
+        ErrorCode::NotFound};
 
 AttachResult LoadedObject::attach_uprobe(const std::string& program, const std::string& binary_path,
                                          uint64_t file_offset, bool retprobe, pid_t pid) {
@@ -297,11 +280,7 @@ AttachResult LoadedObject::attach_tracepoint(const std::string& program, const s
   std::string what = "attach tracepoint '" + program + "' to " + category + ":" + name;
   SEAM_FIND_PROGRAM(prog, program, what);
   CaptureLibbpf quiet(nullptr);  // the error value says it all
-  if (auto tracefs = ensure_tracefs(); !tracefs) {
-    AttachResult r;
-    r.error = what + ": " + tracefs.error();
-    return r;
-  }
+  if (auto tracefs = ensure_tracefs(); !tracefs) return Error{what + ": " + tracefs.error(), tracefs.code()};
   bpf_link* link = bpf_program__attach_tracepoint(prog, category.c_str(), name.c_str());
   if (!link) return failed(what, errno);
   return add_link({Link{link, -1}});

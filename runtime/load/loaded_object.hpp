@@ -28,11 +28,9 @@ struct Unavailable {
   std::string reason;
 };
 
-struct AttachResult {
-  bool ok = false;
-  int link = -1;      // handle for detach(); valid when ok
-  std::string error;  // "attach uprobe 'on_sync' to /lib/libcudart.so.12+0x1a2b0: ENOENT: ..."
-};
+// The link's handle for detach(), or why it did not attach ("attach uprobe 'on_sync' to
+// /lib/libcudart.so.12+0x1a2b0: ENOENT: ...", coded from the kernel's errno).
+using AttachResult = Result<int>;
 
 struct DetachStats {
   size_t links = 0;
@@ -54,11 +52,9 @@ struct RingShare {
   std::map<std::string, int> reuse_maps;
 };
 
-struct LoadResult {
-  std::unique_ptr<LoadedObject> object;  // null on failure
-  std::string error;
-  std::string log;  // libbpf's messages and the verifier log of a refused program
-};
+// The loaded object, or why not; a refused object's error ends with libbpf's messages and the
+// verifier log.
+using LoadResult = Result<std::unique_ptr<LoadedObject>>;
 
 class LoadedObject {
  public:
@@ -115,7 +111,7 @@ class LoadedObject {
   };
   static void destroy(Link& l);
   AttachResult add_link(std::vector<Link> links);
-  AttachResult failed(const std::string& what, int err) const;
+  static Error failed(const std::string& what, int err);
 
   bpf_object* obj_ = nullptr;
   std::vector<Unavailable> unavailable_;

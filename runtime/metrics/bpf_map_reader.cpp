@@ -15,13 +15,12 @@ class BpfMapReader final : public MetricMapReader {
  public:
   explicit BpfMapReader(std::function<int(const std::string&)> map_fd) : map_fd_(std::move(map_fd)) {}
 
-  std::optional<MapContents> read(const plan::Metric& metric, std::string* error) override {
-    auto fail = [&](const std::string& why) -> std::optional<MapContents> {
-      if (error) *error = "metric " + metric.name + " (map " + metric.map + "): " + why;
-      return std::nullopt;
+  Result<MapContents> read(const plan::Metric& metric) override {
+    auto fail = [&](const std::string& why, ErrorCode code = ErrorCode::Failed) -> Result<MapContents> {
+      return Error{"metric " + metric.name + " (map " + metric.map + "): " + why, code};
     };
     int fd = map_fd_ ? map_fd_(metric.map) : -1;
-    if (fd < 0) return fail("the map is not loaded");
+    if (fd < 0) return fail("the map is not loaded", ErrorCode::NotFound);
     // A per-CPU map copies round_up(value_size, 8) bytes per possible CPU; a shared one, one value.
     int cpus = metric.per_cpu ? libbpf_num_possible_cpus() : 1;
     if (cpus <= 0) return fail("cannot count possible CPUs: " + std::string(std::strerror(-cpus)));
@@ -37,7 +36,7 @@ class BpfMapReader final : public MetricMapReader {
     for (size_t step = 0; step < cap; ++step) {
       if (bpf_map_get_next_key(fd, previous, next.data()) != 0) {
         if (errno == ENOENT) break;
-        return fail(std::string("bpf_map_get_next_key: ") + std::strerror(errno));
+        return fail(std::string("bpf_map_get_next_key: ") + std::strerror(errno), code_of_errno(errno));
       }
       key = next;
       previous = key.data();
@@ -45,7 +44,7 @@ class BpfMapReader final : public MetricMapReader {
       PerCpuEntry entry{key, std::vector<uint64_t>(words * static_cast<size_t>(cpus), 0)};
       if (bpf_map_lookup_elem(fd, key.data(), entry.values.data()) != 0) {
         if (errno == ENOENT) continue;  // deleted between the two calls
-        return fail(std::string("bpf_map_lookup_elem: ") + std::strerror(errno));
+        return fail(std::string("bpf_map_lookup_elem: ") + std::strerror(errno), code_of_errno(errno));
       }
       contents.entries.push_back(std::move(entry));
     }

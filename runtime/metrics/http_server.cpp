@@ -83,11 +83,11 @@ std::string serialize_response(const HttpResponse& r) {
   return out + r.body;
 }
 
-std::optional<std::string> HttpServer::start(const std::string& listen,
-                                             std::function<std::string()> metrics_body) {
-  if (thread_.joinable()) return "the metrics server is already running";
+Result<void> HttpServer::start(const std::string& listen, std::function<std::string()> metrics_body) {
+  if (thread_.joinable()) return Error{"the metrics server is already running"};
   std::string host, port;
-  if (!split_listen(listen, &host, &port)) return "--listen " + listen + ": expected HOST:PORT";
+  if (!split_listen(listen, &host, &port))
+    return Error{"--listen " + listen + ": expected HOST:PORT", ErrorCode::InvalidInput};
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
@@ -96,8 +96,8 @@ std::optional<std::string> HttpServer::start(const std::string& listen,
   // ":9401" means loopback too: listening on every interface takes an explicit 0.0.0.0 or [::].
   if (host.empty()) host = "127.0.0.1";
   if (int rc = getaddrinfo(host.c_str(), port.c_str(), &hints, &found); rc != 0)
-    return "--listen " + listen + ": " + gai_strerror(rc);
-  std::string error = "--listen " + listen + ": no address";
+    return Error{"--listen " + listen + ": " + gai_strerror(rc), ErrorCode::InvalidInput};
+  Error error{"--listen " + listen + ": no address"};
   for (addrinfo* a = found; a; a = a->ai_next) {
     int fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
     if (fd < 0) continue;
@@ -107,7 +107,7 @@ std::optional<std::string> HttpServer::start(const std::string& listen,
       listen_fd_ = fd;
       break;
     }
-    error = "--listen " + listen + ": " + std::strerror(errno);
+    error = Error{"--listen " + listen + ": " + std::strerror(errno), code_of_errno(errno)};
     close(fd);
   }
   freeaddrinfo(found);
@@ -121,11 +121,11 @@ std::optional<std::string> HttpServer::start(const std::string& listen,
   if (wake_fd_ < 0) {
     close(listen_fd_);
     listen_fd_ = -1;
-    return std::string("eventfd: ") + std::strerror(errno);
+    return Error{std::string("eventfd: ") + std::strerror(errno)};
   }
   metrics_body_ = std::move(metrics_body);
   thread_ = std::thread([this] { serve(); });
-  return std::nullopt;
+  return {};
 }
 
 void HttpServer::stop() {

@@ -5,9 +5,10 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
-#include <optional>
 #include <string>
 #include <thread>
+
+#include "compiler/diag/result.hpp"
 
 namespace seam::runtime::metrics {
 
@@ -21,8 +22,8 @@ class HttpServer {
   // Listens on "host:port" ("127.0.0.1:9401", "[::1]:9401", "localhost:0" for any free port;
   // ":9401" is loopback, every interface must be asked for with "0.0.0.0:9401" or "[::]:9401")
   // and starts serving; metrics_body is called on the server's thread for each GET /metrics.
-  // Returns an error message when the address is malformed or cannot be bound.
-  std::optional<std::string> start(const std::string& listen, std::function<std::string()> metrics_body);
+  // An error when the address is malformed (ErrorCode::InvalidInput) or cannot be bound.
+  Result<void> start(const std::string& listen, std::function<std::string()> metrics_body);
   void stop();  // idempotent; waits for the thread
   uint16_t port() const { return port_; }
   uint64_t requests() const { return requests_; }

@@ -5,12 +5,12 @@
 #include <cerrno>
 #include <cstring>
 #include <set>
+#include <string>
 #include <vector>
 
 namespace seam::runtime::metrics {
 
-std::optional<uint64_t> count_hash_entries(int map_fd, uint32_t key_size, uint32_t max_entries,
-                                           std::string* error) {
+Result<uint64_t> count_hash_entries(int map_fd, uint32_t key_size, uint32_t max_entries) {
   std::vector<char> key(key_size), next(key_size);
   // A key deleted under the walk makes get_next_key start over: count distinct keys.
   std::set<std::vector<char>> seen;
@@ -19,14 +19,13 @@ std::optional<uint64_t> count_hash_entries(int map_fd, uint32_t key_size, uint32
   for (uint64_t step = 0; step < cap; ++step) {
     if (bpf_map_get_next_key(map_fd, previous, next.data()) != 0) {
       if (errno == ENOENT) break;
-      if (error) *error = std::string("bpf_map_get_next_key: ") + std::strerror(errno);
-      return std::nullopt;
+      return Error{std::string("bpf_map_get_next_key: ") + std::strerror(errno), code_of_errno(errno)};
     }
     key = next;
     previous = key.data();
     seen.insert(key);
   }
-  return seen.size();
+  return uint64_t{seen.size()};
 }
 
 }  // namespace seam::runtime::metrics

@@ -5,10 +5,10 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
+#include "compiler/diag/result.hpp"
 #include "compiler/plan/plan.hpp"
 
 namespace seam::runtime::metrics {
@@ -26,8 +26,8 @@ struct MapContents {
 class MetricMapReader {
  public:
   virtual ~MetricMapReader() = default;
-  // Every entry of the metric's map now; nullopt with *error set when it cannot be read.
-  virtual std::optional<MapContents> read(const plan::Metric& metric, std::string* error) = 0;
+  // Every entry of the metric's map now, or why it cannot be read.
+  virtual Result<MapContents> read(const plan::Metric& metric) = 0;
 };
 
 // Reads the metric maps through libbpf (bpf_map_get_next_key, bpf_map_lookup_elem over

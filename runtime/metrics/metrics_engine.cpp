@@ -100,9 +100,9 @@ MetricsEngine::MetricsEngine(const plan::Plan& plan, std::unique_ptr<MetricMapRe
 
 void MetricsEngine::sample(int64_t now_ns) {
   // Read the maps outside the lock: the HTTP thread keeps serving the previous samples meanwhile.
-  std::vector<std::optional<MapContents>> read(metrics_.size());
-  std::vector<std::string> errors(metrics_.size());
-  for (size_t i = 0; i < metrics_.size(); ++i) read[i] = reader_->read(metrics_[i].metric, &errors[i]);
+  std::vector<Result<MapContents>> read;
+  read.reserve(metrics_.size());
+  for (const MetricState& state : metrics_) read.push_back(reader_->read(state.metric));
 
   std::lock_guard lock(mutex_);
   for (size_t i = 0; i < metrics_.size(); ++i) {
@@ -110,7 +110,7 @@ void MetricsEngine::sample(int64_t now_ns) {
     const plan::Metric& metric = state.metric;
     if (!read[i]) {
       ++read_errors_;
-      last_error_ = errors[i];
+      last_error_ = read[i].error();
       continue;
     }
     size_t words = (metric.value_size + 7) / 8;

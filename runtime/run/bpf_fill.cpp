@@ -54,8 +54,7 @@ std::vector<metrics::MapFill> state_map_fill(const plan::Plan& plan,
       continue;
     int fd = map_fd(m.name);
     if (fd < 0) continue;
-    std::string error;
-    auto entries = metrics::count_hash_entries(fd, m.key_size, m.max_entries, &error);
+    Result<uint64_t> entries = metrics::count_hash_entries(fd, m.key_size, m.max_entries);
     if (!entries) continue;
     out.push_back({m.name, *entries, m.max_entries, std::nullopt});
   }

@@ -51,11 +51,11 @@ void LoaderHook::build_ahead() {
 
 Result<std::unique_ptr<LoaderHook>> LoaderHook::start(int ring_fd) {
   build::BuildResult built = build_hook();
-  if (!built.ok)
-    return Error{"cannot build the loader hook: " + (built.error.empty() ? built.clang_stderr : built.error)};
+  if (!built.object)
+    return Error{"cannot build the loader hook: " + built.object.error(), built.object.code()};
   std::unique_ptr<LoaderHook> hook(new LoaderHook());
   LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = "seam_loader");
-  hook->obj_ = bpf_object__open_mem(built.object.data(), built.object.size(), &opts);
+  hook->obj_ = bpf_object__open_mem(built.object->data(), built.object->size(), &opts);
   if (!hook->obj_) return failure("cannot open the loader hook", errno);
   bpf_map* ring = bpf_object__find_map_by_name(hook->obj_, "seam_events");
   if (!ring || bpf_map__reuse_fd(ring, ring_fd) != 0) return failure("cannot share the ring buffer", errno);

@@ -33,7 +33,7 @@ MetricsService::~MetricsService() {
   server_.stop();
 }
 
-std::optional<std::string> MetricsService::listen(const std::string& address) {
+Result<void> MetricsService::listen(const std::string& address) {
   return server_.start(address, [this] {
     metrics::SelfStats self;
     {

@@ -27,7 +27,7 @@ class MetricsService {
   // Identity labels (`by container`, `by pod`) are served through `namer`, for this plan and the next.
   void set_identity_namer(metrics::IdentityNamer namer);
   // Serves /metrics and /healthz; an error (port taken) is returned, and metrics still run.
-  std::optional<std::string> listen(const std::string& address);
+  Result<void> listen(const std::string& address);
   uint16_t port() const { return server_.port(); }
   // Once a second: sample, then emit for every windowed rule and series: a firing alert when its
   // condition starts to hold and every repeat interval while it does, a resolved one when it stops.

@@ -5,6 +5,7 @@
 #include "runtime/elf/usdt_notes.hpp"
 
 #include <algorithm>
+#include <optional>
 
 namespace seam::runtime {
 
@@ -46,7 +47,7 @@ size_t ProbeAttacher::attach_kernel_probes() {
   size_t count = 0;
   for (const plan::Attachment& a : plan_.attachments) {
     if (!object_.is_loaded(a.program)) continue;
-    AttachResult r;
+    std::optional<AttachResult> r;  // set by every kernel probe kind below
     std::string what =
         std::string(plan::to_string(a.kind)) + " " + (a.category.empty() ? "" : a.category + ":") + a.name;
     switch (a.kind) {
@@ -74,11 +75,11 @@ size_t ProbeAttacher::attach_kernel_probes() {
       default:
         continue;  // uprobes attach per library file
     }
-    if (r.ok) {
+    if (r->ok()) {
       ++count;
       attached(a);
     } else {
-      report_failure(a, what, r.error);
+      report_failure(a, what, r->error());
     }
   }
   return count;
@@ -116,9 +117,10 @@ size_t ProbeAttacher::attach_library_file(int library, const discover::LibraryFi
         if (!done_.insert({a->program, file.dev, file.ino, offset}).second) continue;
         bool ret = a->kind == plan::AttachKind::Uretprobe;
         AttachResult r = object_.attach_uprobe(a->program, file.path_for_attach, offset, ret);
-        if (!r.ok) {
-          report_failure(
-              *a, std::string(plan::to_string(a->kind)) + " " + symbol + " in " + file.display_path, r.error);
+        if (!r) {
+          report_failure(*a,
+                         std::string(plan::to_string(a->kind)) + " " + symbol + " in " + file.display_path,
+                         r.error());
           continue;
         }
         ++count;
@@ -156,8 +158,8 @@ size_t ProbeAttacher::attach_usdt_probes(int library, const discover::LibraryFil
         !done_.insert({a->program + ":" + a->category + ":" + a->name, file.dev, file.ino, 0}).second)
       continue;
     AttachResult r = object_.attach_usdt(a->program, file.path_for_attach, a->category, a->name);
-    if (!r.ok) {
-      report_failure(*a, "usdt " + a->category + ":" + a->name + " in " + file.display_path, r.error);
+    if (!r) {
+      report_failure(*a, "usdt " + a->category + ":" + a->name + " in " + file.display_path, r.error());
       continue;
     }
     ++count;

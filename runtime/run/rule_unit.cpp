@@ -52,12 +52,11 @@ Result<std::unique_ptr<RuleUnit>> RuleUnit::start(std::unique_ptr<UnitBuild> bui
                           ? std::move(*preloaded)
                           : LoadedObject::load(unit->build_->object, plan, probe_features(),
                                                context.share(plan, tag ? tag : (tag = context.new_tag())));
-  if (!loaded.object) {
+  if (!loaded) {
     unit->stopped_ = true;
-    return Error{"cannot load the BPF program: " + loaded.error +
-                 (loaded.log.empty() ? "" : "\n" + loaded.log)};
+    return Error{"cannot load the BPF program: " + loaded.error(), loaded.code()};
   }
-  unit->object_ = std::move(loaded.object);
+  unit->object_ = std::move(*loaded);
   LoadedObject& object = *unit->object_;
   unit->tag_ = tag;
   context.by_tag[tag] = unit.get();
@@ -95,11 +94,11 @@ Result<std::unique_ptr<RuleUnit>> RuleUnit::start(std::unique_ptr<UnitBuild> bui
   std::jthread kernel_probes([u = unit.get(), &object, notice] {
     u->attacher_->attach_kernel_probes();
     u->exec_attached_ = object.is_loaded("seam_exec_notice") &&
-                        object.attach_tracepoint("seam_exec_notice", "sched", "sched_process_exec").ok;
+                        object.attach_tracepoint("seam_exec_notice", "sched", "sched_process_exec").ok();
     // A scoped object's children-follow and exit programs (bpf-templates/scope_follow.c.tmpl).
     for (const auto& [program, event] : {std::pair{"seam_scope_fork", "sched_process_fork"},
                                          std::pair{"seam_scope_exit", "sched_process_exit"}})
-      if (object.is_loaded(program) && !object.attach_tracepoint(program, "sched", event).ok)
+      if (object.is_loaded(program) && !object.attach_tracepoint(program, "sched", event).ok())
         notice(Notice{plan::Severity::Warning,
                       notice_id(NoticeKind::ScopeFollowUnavailable),
                       std::string("cannot attach ") + program + " (sched:" + event +

@@ -288,7 +288,7 @@ bool Session::start_units() {
     scope_.reset();
   }
   context_.scope = scope_.get();
-  std::vector<LoadResult> loaded(options_.units.size());
+  std::vector<std::optional<LoadResult>> loaded(options_.units.size());
   std::vector<RingShare> shares;
   for (const auto& build : options_.units) shares.push_back(context_.share(build->plan, context_.next_tag++));
   start_round_.emplace();  // units and scope: one /proc pass, until announce_ready
@@ -301,7 +301,7 @@ bool Session::start_units() {
     std::string path = build->path;
     unit_name_ = path;
     Result<std::unique_ptr<RuleUnit>> unit =
-        RuleUnit::start(std::move(build), context_, &loaded[i], shares[i].unit_tag);
+        RuleUnit::start(std::move(build), context_, &*loaded[i], shares[i].unit_tag);
     if (!unit) {
       notice(Notice{plan::Severity::Error, notice_id(NoticeKind::LoadFailed), unit.error(), {}, 0});
       return false;
@@ -362,19 +362,19 @@ void Session::announce_ready(int64_t started) {
 // Prometheus /metrics: false when --listen was given and cannot be served (the run stops).
 bool Session::serve_metrics() {
   if (options_.listen.empty()) return true;
-  auto error = metrics_->listen(options_.listen);
-  if (error && options_.listen_required) {
+  Result<void> listening = metrics_->listen(options_.listen);
+  if (!listening && options_.listen_required) {
     notice(Notice{plan::Severity::Error,
                   notice_id(NoticeKind::MetricsUnavailable),
-                  "cannot serve metrics on " + options_.listen + " (--listen): " + *error,
+                  "cannot serve metrics on " + options_.listen + " (--listen): " + listening.error(),
                   {},
                   0});
     return false;
   }
-  if (error)
+  if (!listening)
     notice(Notice{plan::Severity::Warning,
                   notice_id(NoticeKind::MetricsUnavailable),
-                  "cannot serve metrics on " + options_.listen + ": " + *error,
+                  "cannot serve metrics on " + options_.listen + ": " + listening.error(),
                   {},
                   0});
   else
@@ -388,10 +388,10 @@ bool Session::serve_metrics() {
 
 void Session::drop_privileges() {
   if (!options_.drop_capabilities || geteuid() != 0) return;
-  if (auto error = drop_capabilities())
+  if (Result<void> dropped = drop_capabilities(); !dropped)
     notice(Notice{plan::Severity::Warning,
                   notice_id(NoticeKind::Privileges),
-                  "cannot drop capabilities: " + *error,
+                  "cannot drop capabilities: " + dropped.error(),
                   {},
                   0});
 }

@@ -120,10 +120,11 @@ std::string capability_names(uint64_t mask) {
   return out;
 }
 
-std::optional<std::string> drop_capabilities() {
+Result<void> drop_capabilities() {
   __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
   __user_cap_data_struct current[2] = {};
-  if (syscall(SYS_capget, &header, current) != 0) return std::string("capget: ") + std::strerror(errno);
+  if (syscall(SYS_capget, &header, current) != 0)
+    return Error{std::string("capget: ") + std::strerror(errno), code_of_errno(errno)};
   uint64_t have = current[0].effective | (static_cast<uint64_t>(current[1].effective) << 32);
   uint64_t keep = capabilities_kept() & have;
   g_data[0].effective = g_data[0].permitted = static_cast<uint32_t>(keep);
@@ -148,11 +149,12 @@ std::optional<std::string> drop_capabilities() {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   int done = g_done.load();
   sigaction(sig, &old, nullptr);
-  if (set_this_thread() != 0) return std::string("capset: ") + std::strerror(errno);
-  if (done < asked) return std::to_string(asked - done) + " threads did not drop their capabilities";
+  if (set_this_thread() != 0)
+    return Error{std::string("capset: ") + std::strerror(errno), code_of_errno(errno)};
+  if (done < asked) return Error{std::to_string(asked - done) + " threads did not drop their capabilities"};
   if (g_failed.load() > 0)
-    return std::to_string(g_failed.load()) + " threads could not drop their capabilities";
-  return std::nullopt;
+    return Error{std::to_string(g_failed.load()) + " threads could not drop their capabilities"};
+  return {};
 }
 
 }  // namespace seam::runtime

@@ -12,17 +12,18 @@
 // CAP_SYS_MODULE, CAP_DAC_OVERRIDE, CAP_SETUID...) is dropped from the effective, permitted and
 // inheritable sets.
 #include <cstdint>
-#include <optional>
 #include <string>
+
+#include "compiler/diag/result.hpp"
 
 namespace seam::runtime {
 
 // The capability numbers kept, as a mask (bit N = capability N), for this kernel.
 uint64_t capabilities_kept();
 
-// Drops every other capability in every thread of the process. Returns an error message when
-// that failed (seam then runs on with what it has).
-std::optional<std::string> drop_capabilities();
+// Drops every other capability in every thread of the process. An error when that failed (seam
+// then runs on with what it has).
+Result<void> drop_capabilities();
 
 // Names of the capabilities in `mask` ("cap_bpf,cap_perfmon"), for messages and tests.
 std::string capability_names(uint64_t mask);

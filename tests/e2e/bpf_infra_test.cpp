@@ -46,8 +46,8 @@ const std::vector<uint8_t>& infra_object() {
     options.kernel_types = {"task_struct"};
     build::BuildResult r = build::build_object(
         test::read_file(std::string(SEAM_SOURCE_DIR) + "/tests/bpf/infra_test.bpf.c"), options);
-    EXPECT_TRUE(r.ok) << r.error << "\n" << r.clang_stderr << "\n" << r.command;
-    return r.object;
+    EXPECT_TRUE(r.object) << r.object.error() << "\n" << r.clang_stderr << "\n" << r.command;
+    return r.object ? *r.object : std::vector<uint8_t>{};
   }();
   return object;
 }
@@ -95,8 +95,8 @@ std::unique_ptr<LoadedObject> load(const plan::Plan& p, bool uprobe_multi = true
   FeatureSet features = probe_features();
   if (!uprobe_multi) features.uprobe_multi.available = false;
   LoadResult r = LoadedObject::load(infra_object(), p, features);
-  EXPECT_TRUE(r.object) << r.error << "\n" << r.log;
-  return std::move(r.object);
+  EXPECT_TRUE(r) << r.error();
+  return r ? std::move(*r) : nullptr;
 }
 
 // The file offset of a dynamic symbol: its address translated through the PT_LOAD segments.
@@ -199,9 +199,10 @@ TEST(BpfInfra, LoadsWithFallbacksAndReportsUnavailablePrograms) {
     std::printf("unavailable: %s: %s\n", u.attachment.program.c_str(), u.reason.c_str());
   }
   AttachResult bad = obj->attach_uprobe("sync_enter", "/nonexistent/libx.so", 0x1000, false);
-  EXPECT_FALSE(bad.ok);
-  EXPECT_NE(bad.error.find("sync_enter"), std::string::npos) << bad.error;
-  EXPECT_NE(bad.error.find("/nonexistent/libx.so"), std::string::npos) << bad.error;
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().find("sync_enter"), std::string::npos) << bad.error();
+  EXPECT_NE(bad.error().find("/nonexistent/libx.so"), std::string::npos) << bad.error();
+  EXPECT_EQ(bad.code(), ErrorCode::NotFound) << bad.error();
   EXPECT_EQ(obj->drop_slots(), 9u);
   auto drops = obj->drop_counts();
   ASSERT_TRUE(drops) << drops.error();
@@ -231,8 +232,9 @@ TEST(BpfInfra, LoaderSetsTheWakeupThresholdInRodata) {
 TEST(BpfInfra, RejectsARingBufferThatIsNotAPowerOfTwo) {
   SEAM_REQUIRE_ROOT();
   LoadResult r = LoadedObject::load(infra_object(), infra_plan(5000), probe_features());
-  EXPECT_FALSE(r.object);
-  EXPECT_NE(r.error.find("power of two"), std::string::npos) << r.error;
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().find("power of two"), std::string::npos) << r.error();
+  EXPECT_EQ(r.code(), ErrorCode::InvalidInput);
 }
 
 void expect_every_call_recorded(bool uprobe_multi) {
@@ -243,10 +245,10 @@ void expect_every_call_recorded(bool uprobe_multi) {
   GatedChild child(python_calls(kCalls, 1000));
   for (bool ret : {false, true}) {
     AttachResult r = obj->attach_uprobe(ret ? "sync_exit" : "sync_enter", kCudart, offset, ret, child.pid());
-    ASSERT_TRUE(r.ok) << r.error;
+    ASSERT_TRUE(r) << r.error();
   }
   AttachResult args = obj->attach_uprobe("flood_enter", kCudart, offset, false, child.pid());
-  ASSERT_TRUE(args.ok) << args.error;
+  ASSERT_TRUE(args) << args.error();
   EventReader reader(obj->ringbuf_fd());
   ASSERT_TRUE(reader.ok()) << reader.error();
   std::vector<CallRecord> records;
@@ -311,7 +313,7 @@ TEST(BpfInfra, FloodOfATinyRingCountsDropsAndNeverHangs) {
   GatedChild child(python_calls(kCalls, 0));
   AttachResult r = obj->attach_uprobe(
       "flood_enter", kCudart, symbol_file_offset(kCudart, "cudaStreamSynchronize"), false, child.pid());
-  ASSERT_TRUE(r.ok) << r.error;
+  ASSERT_TRUE(r) << r.error();
   EventReader reader(obj->ringbuf_fd());
   ASSERT_TRUE(reader.ok()) << reader.error();
   auto start = std::chrono::steady_clock::now();
@@ -344,7 +346,7 @@ TEST(BpfInfra, TracepointSeesAChildsExec) {
   auto obj = load(infra_plan());
   ASSERT_TRUE(obj);
   AttachResult r = obj->attach_tracepoint("on_exec", "sched", "sched_process_exec");
-  ASSERT_TRUE(r.ok) << r.error;
+  ASSERT_TRUE(r) << r.error();
   EventReader reader(obj->ringbuf_fd());
   GatedChild child({"/bin/true"});
   child.release();
@@ -374,7 +376,7 @@ TEST(BpfInfra, TpBtfOnSchedSwitchFires) {
   auto obj = load(infra_plan());
   ASSERT_TRUE(obj);
   AttachResult r = obj->attach_tp_btf("on_switch");
-  ASSERT_TRUE(r.ok) << r.error;
+  ASSERT_TRUE(r) << r.error();
   int fd = obj->map_fd("switch_count");
   ASSERT_GE(fd, 0);
   uint32_t key = 0;
@@ -398,9 +400,9 @@ TEST(BpfInfra, RawTracepointFires) {
   auto obj = load(infra_plan());
   ASSERT_TRUE(obj);
   AttachResult r = obj->attach_raw_tracepoint("on_raw_switch", "sched_switch");
-  ASSERT_TRUE(r.ok) << r.error;
+  ASSERT_TRUE(r) << r.error();
   EXPECT_TRUE(test::wait_until([&] { return counter(*obj, 0) > 0; }, std::chrono::seconds(5)));
-  EXPECT_TRUE(obj->detach(r.link));
+  EXPECT_TRUE(obj->detach(*r));
 }
 
 TEST(BpfInfra, PerfEventOnEveryCpuFires) {
@@ -410,7 +412,7 @@ TEST(BpfInfra, PerfEventOnEveryCpuFires) {
   auto obj = load(infra_plan());
   ASSERT_TRUE(obj);
   AttachResult r = obj->attach_perf_event("on_tick", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, 0, 1000);
-  ASSERT_TRUE(r.ok) << r.error;
+  ASSERT_TRUE(r) << r.error();
   EXPECT_TRUE(test::wait_until(
       [&] {
         auto busy_until =
@@ -421,8 +423,8 @@ TEST(BpfInfra, PerfEventOnEveryCpuFires) {
       },
       std::chrono::seconds(5)));
   AttachResult bad = obj->attach_perf_event("on_tick", 12345, 0, 1, 0);
-  EXPECT_FALSE(bad.ok);
-  EXPECT_NE(bad.error.find("on_tick"), std::string::npos) << bad.error;
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().find("on_tick"), std::string::npos) << bad.error();
 }
 
 TEST(BpfInfra, DetachAllIsConcurrentAndComplete) {
@@ -433,7 +435,7 @@ TEST(BpfInfra, DetachAllIsConcurrentAndComplete) {
   const int kLinks = 40;
   for (int i = 0; i < kLinks; ++i) {
     AttachResult r = obj->attach_uprobe("flood_enter", kCudart, offset, false);
-    ASSERT_TRUE(r.ok) << r.error;
+    ASSERT_TRUE(r) << r.error();
   }
   EXPECT_EQ(obj->link_count(), static_cast<size_t>(kLinks));
   // One link detached alone, for comparison.

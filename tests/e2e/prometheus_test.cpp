@@ -181,14 +181,19 @@ TEST(Prometheus, ScrapesSeriesReadFromRealPerCpuMaps) {
   EXPECT_EQ(latency_series[0].sum, 4900000u);
   EXPECT_EQ(latency_series[0].buckets[ms1], 5u);
 
-  std::string error_text;
-  EXPECT_EQ(metrics::count_hash_entries(calls.fd(), 24, 17, &error_text), 2u) << error_text;
-  EXPECT_EQ(metrics::count_hash_entries(latency.fd(), 24, 17, &error_text), 1u) << error_text;
-  EXPECT_FALSE(metrics::count_hash_entries(-1, 24, 17, &error_text));
+  Result<uint64_t> calls_entries = metrics::count_hash_entries(calls.fd(), 24, 17);
+  ASSERT_TRUE(calls_entries) << calls_entries.error();
+  EXPECT_EQ(*calls_entries, 2u);
+  Result<uint64_t> latency_entries = metrics::count_hash_entries(latency.fd(), 24, 17);
+  ASSERT_TRUE(latency_entries) << latency_entries.error();
+  EXPECT_EQ(*latency_entries, 1u);
+  Result<uint64_t> no_map = metrics::count_hash_entries(-1, 24, 17);
+  ASSERT_FALSE(no_map);
+  EXPECT_EQ(no_map.error(), "bpf_map_get_next_key: Bad file descriptor");
 
   metrics::HttpServer server;
-  auto error = server.start("127.0.0.1:0", [&] { return engine.prometheus_text({}); });
-  ASSERT_FALSE(error) << *error;
+  Result<void> started = server.start("127.0.0.1:0", [&] { return engine.prometheus_text({}); });
+  ASSERT_TRUE(started) << started.error();
   TempDir dir;
   Prometheus prometheus(dir, server.port());
   ASSERT_TRUE(prometheus.wait_ready()) << prometheus.log();

@@ -14,9 +14,9 @@ namespace {
 
 TEST(KernelTypes, DefinesPtRegsWithAccessIndex) {
   SKIP_WITHOUT_BTF();
-  std::string error;
-  std::string h = kernel_types_header({"pt_regs"}, &error);
-  ASSERT_FALSE(h.empty()) << error;
+  Result<std::string> header = kernel_types_header({"pt_regs"});
+  ASSERT_TRUE(header) << header.error();
+  const std::string& h = *header;
   EXPECT_NE(h.find("struct pt_regs {"), std::string::npos);
   EXPECT_NE(h.find("preserve_access_index"), std::string::npos);
   EXPECT_NE(h.find("#pragma clang attribute pop"), std::string::npos);
@@ -27,22 +27,22 @@ TEST(KernelTypes, DefinesPtRegsWithAccessIndex) {
 
 TEST(KernelTypes, AcceptsStructPrefixAndReportsUnknownNames) {
   SKIP_WITHOUT_BTF();
-  std::string error;
-  EXPECT_NE(kernel_types_header({"struct trace_event_raw_sched_switch"}, &error)
-                .find("struct trace_event_raw_sched_switch {"),
-            std::string::npos)
-      << error;
-  EXPECT_TRUE(kernel_types_header({"no_such_kernel_type_xyz"}, &error).empty());
-  EXPECT_NE(error.find("no_such_kernel_type_xyz"), std::string::npos) << error;
+  Result<std::string> sched = kernel_types_header({"struct trace_event_raw_sched_switch"});
+  ASSERT_TRUE(sched) << sched.error();
+  EXPECT_NE(sched->find("struct trace_event_raw_sched_switch {"), std::string::npos);
+  Result<std::string> unknown = kernel_types_header({"no_such_kernel_type_xyz"});
+  ASSERT_FALSE(unknown);
+  EXPECT_EQ(unknown.error(), "'no_such_kernel_type_xyz' is not a type in this kernel's BTF");
+  EXPECT_EQ(unknown.code(), ErrorCode::NotFound);
 }
 
 TEST(KernelTypes, SizesOfTypicalHeaders) {
   SKIP_WITHOUT_BTF();
-  std::string error;
-  size_t regs = kernel_types_header({"pt_regs"}, &error).size();
-  size_t sched = kernel_types_header({"trace_event_raw_sched_switch"}, &error).size();
-  size_t task = kernel_types_header({"task_struct"}, &error).size();
-  size_t full = full_kernel_types_header(&error).size();
+  auto size_of = [](const Result<std::string>& header) { return header ? header->size() : 0; };
+  size_t regs = size_of(kernel_types_header({"pt_regs"}));
+  size_t sched = size_of(kernel_types_header({"trace_event_raw_sched_switch"}));
+  size_t task = size_of(kernel_types_header({"task_struct"}));
+  size_t full = size_of(full_kernel_types_header());
   std::printf("[bench] kernel_types.h bytes: pt_regs %zu, sched_switch %zu, task_struct %zu, all %zu\n", regs,
               sched, task, full);
   EXPECT_GT(regs, 0u);

@@ -56,17 +56,19 @@ TEST(BuildObject, CompilesAndCachesWithoutRunningClangAgain) {
   options.cache_dir = dir.path() + "/cache";
 
   BuildResult first = build_object(kSmallProgram, options);
-  ASSERT_TRUE(first.ok) << first.error << "\n" << first.clang_stderr << "\n" << first.command;
+  ASSERT_TRUE(first.object.ok()) << first.object.error() << "\n"
+                                 << first.clang_stderr << "\n"
+                                 << first.command;
   EXPECT_FALSE(first.from_cache);
-  EXPECT_GT(first.object.size(), 100u);
+  EXPECT_GT(first.object->size(), 100u);
   EXPECT_NE(first.command.find("-target bpf -O2 -g -D__TARGET_ARCH_x86"), std::string::npos) << first.command;
   EXPECT_TRUE(first.work_dir.empty()) << "work dir kept after success";
 
   BuildResult second = build_object(kSmallProgram, options);  // the fake clang would fail now
   unsetenv("SEAM_CLANG");
-  ASSERT_TRUE(second.ok) << second.error << second.clang_stderr;
+  ASSERT_TRUE(second.object.ok()) << second.object.error() << second.clang_stderr;
   EXPECT_TRUE(second.from_cache);
-  EXPECT_EQ(second.object, first.object);
+  EXPECT_EQ(*second.object, *first.object);
   EXPECT_EQ(second.compile_ms, 0);
   EXPECT_EQ(test::read_file(dir.path() + "/runs"), "run\n");
 }
@@ -77,20 +79,20 @@ TEST(BuildObject, CacheKeyFollowsSourceAndKernelTypes) {
   BuildOptions options;
   options.cache_dir = dir.path();
   BuildResult a = build_object(kSmallProgram, options);
-  ASSERT_TRUE(a.ok) << a.error << a.clang_stderr;
+  ASSERT_TRUE(a.object.ok()) << a.object.error() << a.clang_stderr;
   BuildResult changed_source = build_object(std::string(kSmallProgram) + "\n// changed\n", options);
-  ASSERT_TRUE(changed_source.ok);
+  ASSERT_TRUE(changed_source.object.ok());
   EXPECT_FALSE(changed_source.from_cache);
   EXPECT_NE(changed_source.cache_key, a.cache_key);
   options.kernel_types = {"pt_regs", "task_struct"};
   BuildResult changed_types = build_object(kSmallProgram, options);
-  ASSERT_TRUE(changed_types.ok);
+  ASSERT_TRUE(changed_types.object.ok());
   EXPECT_FALSE(changed_types.from_cache);
   EXPECT_NE(changed_types.cache_key, a.cache_key);
   options.kernel_types = {"pt_regs"};
   options.use_cache = false;
   BuildResult uncached = build_object(kSmallProgram, options);
-  ASSERT_TRUE(uncached.ok);
+  ASSERT_TRUE(uncached.object.ok());
   EXPECT_FALSE(uncached.from_cache);
   EXPECT_EQ(uncached.cache_key, a.cache_key);
   // Written atomically: only finished objects in the cache directory.
@@ -108,7 +110,7 @@ TEST(BuildObject, ClangErrorsPointAtTheRuleFileThroughLineDirectives) {
                        "#line 7 \"rules/x.seam\"\n"
                        "int broken(void) { return 1 +; }\n";
   BuildResult r = build_object(source, options);
-  ASSERT_FALSE(r.ok);
+  ASSERT_FALSE(r.object.ok());
   ASSERT_FALSE(r.errors.empty()) << r.clang_stderr;
   EXPECT_EQ(r.errors[0].file, "rules/x.seam");
   EXPECT_EQ(r.errors[0].line, 7u);
@@ -137,7 +139,7 @@ TEST(BuildObject, AFailedBuildLeavesNoWorkDirBehind) {
   BuildOptions options;
   options.cache_dir = cache.path();
   BuildResult broken = build_object("int broken(void) { return 1 +; }\n", options);
-  EXPECT_FALSE(broken.ok);
+  EXPECT_FALSE(broken.object.ok());
   EXPECT_FALSE(broken.errors.empty()) << broken.clang_stderr;
   EXPECT_TRUE(broken.work_dir.empty());
   EXPECT_EQ(build_dirs_in(tmp.path()), 0u) << "a failed build leaked its directory";
@@ -145,8 +147,8 @@ TEST(BuildObject, AFailedBuildLeavesNoWorkDirBehind) {
   setenv("SEAM_CLANG", "/bin/false", 1);  // a compiler that fails without a word
   BuildResult failed = build_object(kSmallProgram, options);
   unsetenv("SEAM_CLANG");
-  EXPECT_FALSE(failed.ok);
-  EXPECT_EQ(failed.error, "clang failed (exit 1)");
+  EXPECT_FALSE(failed.object.ok());
+  EXPECT_EQ(failed.object.error(), "clang failed (exit 1)");
   EXPECT_EQ(build_dirs_in(tmp.path()), 0u);
 
   setenv("SEAM_KEEP_BUILD_DIR", "1", 1);  // kept on request, for re-running the command
@@ -170,12 +172,12 @@ TEST(BuildObject, ClangRunsUnderMemoryAndTimeLimits) {
   options.use_cache = false;
   options.memory_limit_bytes = uint64_t{16} << 20;  // far too little for clang
   BuildResult starved = build_object(kSmallProgram, options);
-  EXPECT_FALSE(starved.ok);
-  EXPECT_NE(
-      starved.error.find("clang ran out of its memory limit (16 MiB, $SEAM_CLANG_MEMORY_MB): the program "
-                         "is too large"),
-      std::string::npos)
-      << starved.error << "\n"
+  EXPECT_FALSE(starved.object.ok());
+  EXPECT_NE(starved.object.error().find(
+                "clang ran out of its memory limit (16 MiB, $SEAM_CLANG_MEMORY_MB): the program "
+                "is too large"),
+            std::string::npos)
+      << starved.object.error() << "\n"
       << starved.clang_stderr;
 }
 
@@ -183,8 +185,9 @@ TEST(BuildObject, MissingClangIsAnErrorValue) {
   setenv("SEAM_CLANG", "/nonexistent/clang", 1);
   BuildResult r = build_object(kSmallProgram, BuildOptions{});
   unsetenv("SEAM_CLANG");
-  EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.error.find("no clang"), std::string::npos) << r.error;
+  EXPECT_FALSE(r.object.ok());
+  EXPECT_NE(r.object.error().find("no clang"), std::string::npos) << r.object.error();
+  EXPECT_EQ(r.object.code(), ErrorCode::NotFound);
 }
 
 TEST(ClangErrors, ParsesErrorsAndFatalErrorsOnly) {
@@ -203,18 +206,20 @@ TEST(ClangErrors, ParsesErrorsAndFatalErrorsOnly) {
 
 TEST(BuildObject, CompileTimeMinimalTypesVersusWholeVmlinux) {
   SKIP_WITHOUT_TOOLS();
-  std::string error;
-  std::string full = full_kernel_types_header(&error);
-  ASSERT_FALSE(full.empty()) << error;
-  std::string minimal = kernel_types_header({"pt_regs"}, &error);
+  Result<std::string> full_header = full_kernel_types_header();
+  ASSERT_TRUE(full_header) << full_header.error();
+  const std::string& full = *full_header;
+  Result<std::string> minimal_header = kernel_types_header({"pt_regs"});
+  ASSERT_TRUE(minimal_header) << minimal_header.error();
+  const std::string& minimal = *minimal_header;
   BuildOptions options;
   options.use_cache = false;
   options.kernel_types_header = minimal;
   BuildResult small = build_object(kSmallProgram, options);
-  ASSERT_TRUE(small.ok) << small.error << small.clang_stderr;
+  ASSERT_TRUE(small.object.ok()) << small.object.error() << small.clang_stderr;
   options.kernel_types_header = full;
   BuildResult whole = build_object(kSmallProgram, options);
-  ASSERT_TRUE(whole.ok) << whole.error << whole.clang_stderr.substr(0, 2000);
+  ASSERT_TRUE(whole.object.ok()) << whole.object.error() << whole.clang_stderr.substr(0, 2000);
   std::printf(
       "[bench] clang compile, small program: minimal kernel_types.h (%zu bytes) %.0f ms; "
       "whole vmlinux.h (%zu bytes) %.0f ms\n",
@@ -249,8 +254,7 @@ TEST(ObjectCache, IgnoresWhatIsNotAnObject) {
   dir.write("junk.bpf.o", "not an ELF file");
   EXPECT_FALSE(cache.load("junk"));
   std::vector<uint8_t> elf = {0x7f, 'E', 'L', 'F', 1, 2, 3};
-  std::string error;
-  ASSERT_TRUE(cache.store("good", elf, &error)) << error;
+  ASSERT_TRUE(cache.store("good", elf));
   EXPECT_EQ(cache.load("good"), elf);
 }
 
@@ -260,9 +264,8 @@ TEST(ObjectCache, AnObjectStoredUnderAnotherKeyIsIgnored) {
   test::TempDir dir;
   ObjectCache cache(dir.path());
   std::vector<uint8_t> mine = {0x7f, 'E', 'L', 'F', 1}, theirs = {0x7f, 'E', 'L', 'F', 2};
-  std::string error;
-  ASSERT_TRUE(cache.store("aaaa", mine, &error)) << error;
-  ASSERT_TRUE(cache.store("bbbb", theirs, &error)) << error;
+  ASSERT_TRUE(cache.store("aaaa", mine));
+  ASSERT_TRUE(cache.store("bbbb", theirs));
   std::filesystem::copy_file(cache.path_for("bbbb"), cache.path_for("aaaa"),
                              std::filesystem::copy_options::overwrite_existing);
   EXPECT_FALSE(cache.load("aaaa"));
@@ -279,14 +282,16 @@ TEST(ObjectCache, ADirectoryOthersCanWriteIsIgnored) {
   test::TempDir dir;
   ObjectCache cache(dir.path());
   std::vector<uint8_t> elf = {0x7f, 'E', 'L', 'F', 1};
-  std::string error;
-  ASSERT_TRUE(cache.store("good", elf, &error)) << error;
+  ASSERT_TRUE(cache.store("good", elf));
   ASSERT_EQ(chmod(dir.path().c_str(), 01777), 0);
   EXPECT_NE(cache.unsafe_reason().value_or(""), "");
   EXPECT_EQ(*cache.unsafe_reason(), "writable by others (mode 1777)");
   EXPECT_FALSE(cache.load("good"));
-  EXPECT_FALSE(cache.store("other", elf, &error));
-  EXPECT_NE(error.find("writable by others"), std::string::npos) << error;
+  Result<void> refused = cache.store("other", elf);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error(),
+            "not writing to the object cache " + dir.path() + ": writable by others (mode 1777)");
+  EXPECT_EQ(refused.code(), ErrorCode::Denied);
   ASSERT_EQ(chmod(dir.path().c_str(), 0700), 0);
   EXPECT_EQ(cache.load("good"), elf);
 }
@@ -298,13 +303,12 @@ TEST(ObjectCache, ADirectoryAnotherUserOwnsIsIgnored) {
   test::TempDir dir;
   ObjectCache cache(dir.path());
   std::vector<uint8_t> elf = {0x7f, 'E', 'L', 'F', 2};
-  std::string error;
-  ASSERT_TRUE(cache.store("good", elf, &error)) << error;
+  ASSERT_TRUE(cache.store("good", elf));
   ASSERT_EQ(chmod(dir.path().c_str(), 0700), 0);
   ASSERT_EQ(chown(dir.path().c_str(), 65534, 65534), 0);
   EXPECT_EQ(cache.unsafe_reason().value_or(""), "owned by uid 65534, not seam's uid 0");
   EXPECT_FALSE(cache.load("good"));
-  EXPECT_FALSE(cache.store("other", elf, &error));
+  EXPECT_FALSE(cache.store("other", elf));
   ASSERT_EQ(chown(dir.path().c_str(), 0, 0), 0);
   EXPECT_EQ(cache.load("good"), elf);
 }
@@ -317,8 +321,7 @@ TEST(ObjectCache, APlantedLinkAtATemporaryNameIsNotFollowed) {
   std::filesystem::create_directories(dir.path() + "/cache");
   ObjectCache cache(dir.path() + "/cache");
   ASSERT_EQ(symlink(victim.c_str(), (cache.path_for("k") + ".tmp." + std::to_string(getpid())).c_str()), 0);
-  std::string error;
-  ASSERT_TRUE(cache.store("k", {0x7f, 'E', 'L', 'F'}, &error)) << error;
+  ASSERT_TRUE(cache.store("k", {0x7f, 'E', 'L', 'F'}));
   EXPECT_EQ(test::read_file(victim), "precious\n");
   EXPECT_EQ(cache.load("k"), (std::vector<uint8_t>{0x7f, 'E', 'L', 'F'}));
 }

@@ -33,7 +33,7 @@ TEST(RecordHeader, TheBpfStructHasTheLayoutOfThePlansTable) {
   for (const plan::HeaderField& f : plan::record_header::kFields)
     EXPECT_NE(checks.find("seam_record_header, " + std::string(f.name) + ")"), std::string::npos) << f.name;
   BuildResult r = build_checks(checks);
-  EXPECT_TRUE(r.ok) << r.error << "\n" << r.clang_stderr;
+  EXPECT_TRUE(r.object) << r.object.error() << "\n" << r.clang_stderr;
 }
 
 TEST(RecordHeader, ATableThatDisagreesWithTheStructFailsToCompile) {
@@ -44,7 +44,7 @@ TEST(RecordHeader, ATableThatDisagreesWithTheStructFailsToCompile) {
   ASSERT_NE(at, std::string::npos) << checks;
   checks.replace(at, pid_offset.size(), "seam_record_header, pid) == 20,");
   BuildResult r = build_checks(checks);
-  ASSERT_FALSE(r.ok);
+  ASSERT_FALSE(r.object);
   EXPECT_NE(
       r.clang_stderr.find("seam_record_header: pid's offset differs from compiler/plan/record_header.hpp"),
       std::string::npos)

@@ -34,10 +34,10 @@ TEST(TracepointClass, EventOfAClassGetsTheClassStructUnderItsOwnName) {
     GTEST_SKIP() << kVmlinuxBtfPath << " absent (kernel without BTF)";
   if (tracepoint_format_path("sched_wakeup").empty())
     GTEST_SKIP() << "tracefs is not mounted or not readable here";
-  std::string error;
-  std::string h =
-      kernel_types_header({"trace_event_raw_sched_wakeup", "trace_event_raw_sched_switch"}, &error);
-  ASSERT_FALSE(h.empty()) << error;
+  Result<std::string> header =
+      kernel_types_header({"trace_event_raw_sched_wakeup", "trace_event_raw_sched_switch"});
+  ASSERT_TRUE(header) << header.error();
+  const std::string& h = *header;
   EXPECT_NE(h.find("struct trace_event_raw_sched_wakeup_template {"), std::string::npos);
   EXPECT_NE(h.find("#define trace_event_raw_sched_wakeup trace_event_raw_sched_wakeup_template\n"),
             std::string::npos);
@@ -75,10 +75,10 @@ TEST(TracepointClass, SyscallEventStructIsOutsideCoRe) {
     GTEST_SKIP() << kVmlinuxBtfPath << " absent (kernel without BTF)";
   if (tracepoint_format_path("sys_enter_futex").empty())
     GTEST_SKIP() << "tracefs is not mounted or not readable here";
-  std::string error;
-  std::string h =
-      kernel_types_header({"trace_event_raw_sys_enter_futex", "trace_event_raw_sys_exit_futex"}, &error);
-  ASSERT_FALSE(h.empty()) << error;
+  Result<std::string> header =
+      kernel_types_header({"trace_event_raw_sys_enter_futex", "trace_event_raw_sys_exit_futex"});
+  ASSERT_TRUE(header) << header.error();
+  const std::string& h = *header;
   size_t pop = h.find("#pragma clang attribute pop");
   size_t enter = h.find("struct trace_event_raw_sys_enter_futex {");
   ASSERT_NE(enter, std::string::npos) << h.substr(h.size() > 2000 ? h.size() - 2000 : 0);
@@ -91,9 +91,10 @@ TEST(TracepointClass, SyscallEventStructIsOutsideCoRe) {
 TEST(TracepointClass, UnknownTracepointIsReportedByName) {
   if (!std::filesystem::exists(kVmlinuxBtfPath))
     GTEST_SKIP() << kVmlinuxBtfPath << " absent (kernel without BTF)";
-  std::string error;
-  EXPECT_EQ(kernel_types_header({"trace_event_raw_no_such_event_here"}, &error), "");
-  EXPECT_NE(error.find("tracepoint 'no_such_event_here'"), std::string::npos) << error;
+  Result<std::string> header = kernel_types_header({"trace_event_raw_no_such_event_here"});
+  ASSERT_FALSE(header);
+  EXPECT_NE(header.error().find("tracepoint 'no_such_event_here'"), std::string::npos) << header.error();
+  EXPECT_EQ(header.code(), ErrorCode::NotFound);
 }
 
 }  // namespace

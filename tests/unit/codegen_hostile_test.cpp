@@ -141,7 +141,7 @@ TEST(HostileCorpus, GeneratedCKeepsTheInvariantAndBuildsIntoExactlyThePlannedObj
     options.source_name = codegen::kGeneratedFile;
     options.use_cache = false;
     build::BuildResult built = build::build_object(src, options);
-    ASSERT_TRUE(built.ok) << built.error << "\n" << built.clang_stderr << "\n" << src;
+    ASSERT_TRUE(built.object) << built.object.error() << "\n" << built.clang_stderr << "\n" << src;
 
     std::set<std::string> programs = {"seam_exec_notice"};
     for (const plan::Attachment& a : g.lowered.plan.attachments) programs.insert(a.program);
@@ -152,7 +152,7 @@ TEST(HostileCorpus, GeneratedCKeepsTheInvariantAndBuildsIntoExactlyThePlannedObj
     for (const plan::Metric& m : g.lowered.plan.metrics) maps.insert(m.map);
     EXPECT_EQ(maps.size(), 4u) << "the corpus declares one span and one metric";
 
-    bpf_object* obj = bpf_object__open_mem(built.object.data(), built.object.size(), nullptr);
+    bpf_object* obj = bpf_object__open_mem(built.object->data(), built.object->size(), nullptr);
     ASSERT_NE(obj, nullptr) << "libbpf cannot open the object";
     EXPECT_EQ(programs_of(obj), programs);
     EXPECT_EQ(maps_of(obj), maps);

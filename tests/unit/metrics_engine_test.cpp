@@ -173,10 +173,11 @@ namespace {
 
 TEST(BpfMapReader, AMapThatIsNotLoadedIsAnErrorNamingIt) {
   plan::Metric m = test::make_metric("calls", plan::MetricKind::Count, plan::FieldUnit::None, {});
-  std::string error;
   auto reader = bpf_map_reader([](const std::string&) { return -1; });
-  EXPECT_FALSE(reader->read(m, &error));
-  EXPECT_EQ(error, "metric calls (map seam_metric_calls): the map is not loaded");
+  Result<MapContents> read = reader->read(m);
+  ASSERT_FALSE(read);
+  EXPECT_EQ(read.error(), "metric calls (map seam_metric_calls): the map is not loaded");
+  EXPECT_EQ(read.code(), ErrorCode::NotFound);
 }
 
 }  // namespace

@@ -21,11 +21,8 @@ struct FakeMaps {
 class FakeReader final : public MetricMapReader {
  public:
   explicit FakeReader(std::shared_ptr<FakeMaps> maps) : maps_(std::move(maps)) {}
-  std::optional<MapContents> read(const plan::Metric& metric, std::string* error) override {
-    if (auto f = maps_->failing.find(metric.map); f != maps_->failing.end()) {
-      *error = f->second;
-      return std::nullopt;
-    }
+  Result<MapContents> read(const plan::Metric& metric) override {
+    if (auto f = maps_->failing.find(metric.map); f != maps_->failing.end()) return Error{f->second};
     auto it = maps_->maps.find(metric.map);
     return it == maps_->maps.end() ? MapContents{} : it->second;
   }

@@ -42,8 +42,9 @@ std::string get(uint16_t port, const std::string& path) {
 TEST(HttpServer, ServesMetricsAndHealth) {
   HttpServer server;
   std::atomic<int> calls{0};
-  auto error = server.start("127.0.0.1:0", [&] { return "seam_up " + std::to_string(++calls) + "\n"; });
-  ASSERT_FALSE(error) << *error;
+  Result<void> started =
+      server.start("127.0.0.1:0", [&] { return "seam_up " + std::to_string(++calls) + "\n"; });
+  ASSERT_TRUE(started) << started.error();
   ASSERT_NE(server.port(), 0);
 
   std::string metrics = get(server.port(), "/metrics");
@@ -67,7 +68,7 @@ TEST(HttpServer, ServesMetricsAndHealth) {
 
 TEST(HttpServer, RefusesOversizedRequests) {
   HttpServer server;
-  ASSERT_FALSE(server.start("127.0.0.1:0", [] { return std::string(); }));
+  ASSERT_TRUE(server.start("127.0.0.1:0", [] { return std::string(); }));
   std::string huge = "GET /metrics HTTP/1.1\r\nX-Pad: " + std::string(20000, 'a') + "\r\n\r\n";
   EXPECT_EQ(raw_exchange(server.port(), huge).substr(0, 12), "HTTP/1.1 431");
   EXPECT_EQ(get(server.port(), "/healthz").substr(0, 15), "HTTP/1.1 200 OK");  // still serving
@@ -77,7 +78,7 @@ TEST(HttpServer, RefusesOversizedRequests) {
 // /healthz from answering, and each is closed at its own deadline.
 TEST(HttpServer, IdleConnectionsDoNotBlockHealth) {
   HttpServer server;
-  ASSERT_FALSE(server.start("127.0.0.1:0", [] { return std::string("seam_up 1\n"); }));
+  ASSERT_TRUE(server.start("127.0.0.1:0", [] { return std::string("seam_up 1\n"); }));
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_port = htons(server.port());
@@ -106,25 +107,31 @@ TEST(HttpServer, IdleConnectionsDoNotBlockHealth) {
 
 TEST(HttpServer, BadListenAddresses) {
   HttpServer a, b;
-  EXPECT_TRUE(a.start("nonsense", {}));
-  EXPECT_TRUE(a.start("127.0.0.1:99999", {}));
-  ASSERT_FALSE(a.start("127.0.0.1:0", {}));
-  auto error = b.start("127.0.0.1:" + std::to_string(a.port()), {});
-  ASSERT_TRUE(error);
-  EXPECT_NE(error->find("in use"), std::string::npos) << *error;
+  Result<void> malformed = a.start("nonsense", {});
+  ASSERT_FALSE(malformed);
+  EXPECT_EQ(malformed.error(), "--listen nonsense: expected HOST:PORT");
+  EXPECT_EQ(malformed.code(), ErrorCode::InvalidInput);
+  Result<void> bad_port = a.start("127.0.0.1:99999", {});
+  ASSERT_FALSE(bad_port);
+  EXPECT_EQ(bad_port.code(), ErrorCode::InvalidInput);
+  ASSERT_TRUE(a.start("127.0.0.1:0", {}));
+  Result<void> taken = b.start("127.0.0.1:" + std::to_string(a.port()), {});
+  ASSERT_FALSE(taken);
+  EXPECT_EQ(taken.error(), "--listen 127.0.0.1:" + std::to_string(a.port()) + ": Address already in use");
 }
 
 TEST(HttpServer, AnEmptyHostMeansLoopback) {
   HttpServer server;
-  ASSERT_FALSE(server.start(":0", [] { return std::string("x\n"); }));
+  ASSERT_TRUE(server.start(":0", [] { return std::string("x\n"); }));
   EXPECT_EQ(get(server.port(), "/healthz").substr(0, 15), "HTTP/1.1 200 OK");
 }
 
 TEST(HttpServer, IPv6ListenWorks) {
   HttpServer server;
-  auto error = server.start("[::1]:0", {});
-  if (error && error->find("Cannot assign") != std::string::npos) GTEST_SKIP() << "no IPv6 loopback here";
-  ASSERT_FALSE(error) << *error;
+  Result<void> started = server.start("[::1]:0", {});
+  if (!started && started.error().find("Cannot assign") != std::string::npos)
+    GTEST_SKIP() << "no IPv6 loopback here";
+  ASSERT_TRUE(started) << started.error();
   EXPECT_NE(server.port(), 0);
 }
 

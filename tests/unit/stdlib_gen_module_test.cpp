@@ -92,12 +92,17 @@ TEST(StdlibGenModule, ErrorsInTheHeaderAreReportedWithFileAndLine) {
 TEST(StdlibGenModule, MissingHeaderNoMatchAndBadNames) {
   EXPECT_EQ(gen("/nonexistent/x.h", {"*"}).status, stdlib_gen::GenStatus::BadInput);
   EXPECT_EQ(gen(fixture_header(), {"nothing*"}).status, stdlib_gen::GenStatus::NoMatch);
-  std::string alias, pattern, error;
-  EXPECT_TRUE(stdlib_gen::parse_library_spec("cudart=libcudart.so*", &alias, &pattern, &error));
-  EXPECT_EQ(alias, "cudart");
-  EXPECT_EQ(pattern, "libcudart.so*");
-  for (const char* bad : {"cudart", "=lib.so", "cudart=", "span=lib.so", "my-lib=lib.so"})
-    EXPECT_FALSE(stdlib_gen::parse_library_spec(bad, &alias, &pattern, &error)) << bad;
+  Result<stdlib_gen::LibrarySpec> spec = stdlib_gen::parse_library_spec("cudart=libcudart.so*");
+  ASSERT_TRUE(spec) << spec.error();
+  EXPECT_EQ(spec->alias, "cudart");
+  EXPECT_EQ(spec->pattern, "libcudart.so*");
+  for (const char* bad : {"cudart", "=lib.so", "cudart=", "span=lib.so", "my-lib=lib.so"}) {
+    Result<stdlib_gen::LibrarySpec> refused = stdlib_gen::parse_library_spec(bad);
+    ASSERT_FALSE(refused) << bad;
+    EXPECT_EQ(refused.code(), ErrorCode::InvalidInput) << bad;
+  }
+  EXPECT_EQ(stdlib_gen::parse_library_spec("my-lib=lib.so").error(),
+            "--library: 'my-lib' is not a seam name (letters, digits, '_'; not a reserved word)");
 }
 
 }  // namespace

@@ -13,8 +13,8 @@ inline stdlib_gen::GenResult gen(const std::string& header, const std::vector<st
                                  const std::string& library = "fakert=libfakert.so*") {
   stdlib_gen::GenOptions options;
   options.header = header;
-  std::string error;
-  stdlib_gen::parse_library_spec(library, &options.library_alias, &options.library_pattern, &error);
+  Result<stdlib_gen::LibrarySpec> spec = stdlib_gen::parse_library_spec(library);
+  if (spec) options.library_alias = spec->alias, options.library_pattern = spec->pattern;
   options.function_globs = globs;
   return stdlib_gen::generate(options);
 }
