@@ -88,6 +88,10 @@ class RuleUnit {
   void on_record(std::span<const uint8_t> bytes);
   // Once a second: new drops as notices, spans pending past their bound.
   void every_second();
+  // A reload: the spans `old` reported as pending are not reported again (their map is kept).
+  void take_over_pending(const RuleUnit& old) {
+    pending_->already_reported(old.pending_->reported_by_name());
+  }
   // Every rescan: the identity map (container and pod tests) for the cgroups there are now.
   void rescan_identity();
   // An alert made in user space for one of this unit's rules (windowed rules).

@@ -142,6 +142,7 @@ void Session::apply_reload(CompileBatch&& batch) {
       reload_failed(path, path + ": " + unit.error(), "");
       continue;
     }
+    for (const auto& [old_path, old] : units_) (*unit)->take_over_pending(*old);
     // One write hands over: from here the new object's programs act and the old one's return at
     // once, until it is detached below. No call is unseen, none is seen twice.
     if (live_ && !live_->flip(share.generation)) {
