@@ -1,7 +1,8 @@
 /* seam: which generation of the run's object acts (runtime/run/live_generation.hpp). A reload
  * loads and attaches the next object while the running one still acts, then `seam run` writes
  * the new object's generation into seam_live_gen (one write), then detaches the old one: at every
- * instant exactly one attached generation acts, so a call is seen once, never twice or not at all.
+ * instant exactly one attached generation acts, so a call is seen once (only a probe hit whose two
+ * objects' programs run on either side of the write, tens of ns apart, can be seen twice or not).
  * Every object of a run shares the map by fd; an object loaded alone (its own map, 0) acts. */
 #pragma once
 
