@@ -115,7 +115,7 @@ void Session::retire(std::unique_ptr<RuleUnit> unit) {
 }
 
 // The new object is loaded and every probe of it attached before the old one stops; the live
-// generation flips between the two, so that every call is seen by exactly one of them.
+// generation flips between the two, so that a call is seen by one of them, not both.
 void Session::apply_reload(CompileBatch&& batch) {
   int64_t applying = now_ms();
   bool built = false, failed = false;
@@ -144,7 +144,8 @@ void Session::apply_reload(CompileBatch&& batch) {
     }
     for (const auto& [old_path, old] : units_) (*unit)->take_over_pending(*old);
     // One write hands over: from here the new object's programs act and the old one's return at
-    // once, until it is detached below. No call is unseen, none is seen twice.
+    // once, until it is detached below. No call is unseen, none is seen twice (but for a probe
+    // hit whose two programs run on either side of this write: docs/operations.md).
     if (live_ && !live_->flip(share.generation)) {
       failed = true;
       reload_failed(path, path + ": cannot hand over to the new object: " + std::strerror(errno), "");
