@@ -5,6 +5,7 @@
 #include "compiler/lower/lower_outputs.hpp"
 #include "compiler/lower/lower_scope.hpp"
 #include "compiler/lower/lowerer.hpp"
+#include "compiler/lower/map_contents.hpp"
 #include "compiler/lower/syscall_tracepoints.hpp"
 #include "compiler/lower/task_storage.hpp"
 
@@ -312,8 +313,13 @@ const EventSites& Lowerer::event_sites(const ast::EventDecl& event) {
     plan::Span& span = program.spans.emplace_back();
     span.map = "inflight" + std::to_string(es.span);
     span.name = name;
-    program.plan.maps.push_back({program.spans.back().map, plan::MapType::LruHash, 4, 0,
-                                 options_.inflight_entries, "span " + name + " in flight"});
+    program.plan.maps.push_back({program.spans.back().map,
+                                 plan::MapType::LruHash,
+                                 4,
+                                 0,
+                                 options_.inflight_entries,
+                                 "span " + name + " in flight",
+                                 {}});
   }
   es.is_call = !begin_probes.empty() && begin_probes[0].kind == ast::ProbeKind::Call;
   std::vector<ast::ProbeSpec> begins = merged_begins(begin_probes, es.is_call);
@@ -392,8 +398,13 @@ std::string Lowerer::python_frames_map(const std::string& origin) {
     if (r.library == library) return r.map;
   std::string map = "py_frames";
   program.plan.memory_readers.push_back({"cpython_frames", "pystack", map, library, origin});
-  program.plan.maps.push_back({map, plan::MapType::Hash, 4, plan::kCpythonProcessValueSize,
-                               options_.state_entries, "processes whose Python frames are read"});
+  program.plan.maps.push_back({map,
+                               plan::MapType::Hash,
+                               4,
+                               plan::kCpythonProcessValueSize,
+                               options_.state_entries,
+                               "processes whose Python frames are read",
+                               {}});
   program.kernel_types.push_back("struct task_struct");
   return map;
 }
@@ -410,15 +421,20 @@ int Lowerer::state_index(const ast::StateDecl& state) {
     program.plan.memory_readers.push_back({state.reader.name, name, st.map,
                                            library_index(state.module, state.reader_library, false),
                                            origin_of(state.reader.range)});
-    program.plan.maps.push_back({st.map, plan::MapType::Hash, 4, plan::kCpythonProcessValueSize,
-                                 options_.state_entries, "processes " + name + " is read in"});
+    program.plan.maps.push_back({st.map,
+                                 plan::MapType::Hash,
+                                 4,
+                                 plan::kCpythonProcessValueSize,
+                                 options_.state_entries,
+                                 "processes " + name + " is read in",
+                                 {}});
     program.states.push_back(std::move(st));
     program.kernel_types.push_back("struct task_struct");
     return index;
   }
   program.states.push_back({"state" + std::to_string(index), name, state.scope == ast::StateScope::Process});
   program.plan.maps.push_back(
-      {program.states.back().map, plan::MapType::LruHash, 4, 1, options_.state_entries, "state " + name});
+      {program.states.back().map, plan::MapType::LruHash, 4, 1, options_.state_entries, "state " + name, {}});
   for (const ast::StateTransition& t : state.transitions) {
     plan::Action action(t.sets ? plan::ActionKind::StateSet : plan::ActionKind::StateClear, index);
     if (t.when == ast::StateWhen::Event) {
@@ -445,8 +461,13 @@ int Lowerer::correlation_index(const ast::EventDecl& event) {
   correlations_[&event] = index;
   std::string name = event.module.empty() ? event.name.name : event.module + "." + event.name.name;
   program.correlations.push_back({"recent" + std::to_string(index), name, {}});
-  program.plan.maps.push_back({program.correlations.back().map, plan::MapType::LruHash, 4, 0,
-                               options_.state_entries, "last " + name + " per thread"});
+  program.plan.maps.push_back({program.correlations.back().map,
+                               plan::MapType::LruHash,
+                               4,
+                               0,
+                               options_.state_entries,
+                               "last " + name + " per thread",
+                               {}});
   // Marks are placed once every rule has said which of the event's fields it needs (run()).
   return index;
 }
@@ -583,6 +604,7 @@ plan::Program Lowerer::run() {
   plan::resolve_values(program.plan);  // holes and `with` items by field index, once the records are final
   lower_outputs(input_.rule_files, program.plan);
   lower_scope(input_, options_, program);
+  describe_map_contents(program);
   std::sort(program.kernel_types.begin(), program.kernel_types.end());
   program.kernel_types.erase(std::unique(program.kernel_types.begin(), program.kernel_types.end()),
                              program.kernel_types.end());

@@ -293,8 +293,13 @@ plan::Cond Lowerer::identity_condition(const ast::NameRef& ref, const ast::Binar
       return never;
     }
     if (tests.empty())
-      program.plan.maps.push_back({program.plan.identity_map, plan::MapType::Hash, 8, 8, kIdentityMapEntries,
-                                   "identity tests by cgroup"});
+      program.plan.maps.push_back({program.plan.identity_map,
+                                   plan::MapType::Hash,
+                                   8,
+                                   8,
+                                   kIdentityMapEntries,
+                                   "identity tests by cgroup",
+                                   {}});
     tests.push_back(test);
     found = tests.end() - 1;
   }

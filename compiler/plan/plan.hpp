@@ -193,6 +193,9 @@ struct Map {
   MapType type = MapType::Hash;
   uint32_t key_size = 0, value_size = 0, max_entries = 0;
   std::string purpose;  // "span stream_sync in flight", "state gil_held": for stats and messages
+  // What an in-flight map's keys and values hold (compiler/lower/map_contents.hpp): a reload
+  // keeps the map when the next object's has the same name, sizes and contents. Empty: never kept.
+  std::string contents;
 };
 
 // `metric NAME on EVENT count|sum F|hist F by LABELS`: kept in a BPF hash map whose key is

@@ -92,6 +92,15 @@ bool set_rodata_u64(bpf_object* obj, const char* var_name, uint64_t value) {
   return set_rodata(obj, var_name, &value, sizeof value);
 }
 
+// Whether the existing map `fd` has the type, key and value sizes and entries `map` declares.
+bool same_shape(const bpf_map* map, int fd) {
+  bpf_map_info info{};
+  uint32_t len = sizeof info;
+  return bpf_obj_get_info_by_fd(fd, &info, &len) == 0 && info.type == bpf_map__type(map) &&
+         info.key_size == bpf_map__key_size(map) && info.value_size == bpf_map__value_size(map) &&
+         info.max_entries == bpf_map__max_entries(map);
+}
+
 bool is_ring_size(uint32_t bytes) {
   long page = sysconf(_SC_PAGESIZE);
   return bytes >= static_cast<uint32_t>(page) && (bytes & (bytes - 1)) == 0;
@@ -175,8 +184,15 @@ LoadResult LoadedObject::load(std::span<const uint8_t> object, const plan::Plan&
     return fail("cannot share the scope map: " + errno_text(errno), errno);
   for (const auto& [name, fd] : ring_share.reuse_maps) {
     bpf_map* map = bpf_object__find_map_by_name(self->obj_, name.c_str());
-    if (map && bpf_map__reuse_fd(map, fd) != 0)
+    if (!map || !same_shape(map, fd)) continue;  // a fresh map rather than one the programs misread
+    if (bpf_map__reuse_fd(map, fd) != 0)
       return fail("cannot keep map " + name + " across the reload: " + errno_text(errno), errno);
+  }
+  if (bpf_map* live = bpf_object__find_map_by_name(self->obj_, "seam_live_gen");
+      live && ring_share.live_fd >= 0) {
+    if (bpf_map__reuse_fd(live, ring_share.live_fd) != 0)
+      return fail("cannot share the live generation map: " + errno_text(errno), errno);
+    set_rodata(self->obj_, "seam_generation", &ring_share.generation, sizeof ring_share.generation);
   }
   if (!ring_share.scope_masks.empty())  // absent in host-wide objects
     set_rodata(self->obj_, "seam_scope_masks", ring_share.scope_masks.data(),

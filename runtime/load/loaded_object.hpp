@@ -47,9 +47,14 @@ struct RingShare {
   int scope_fd = -1;      // the shared seam_scope map (runtime/run/scope_keeper.hpp; -1: the object's own)
   // The scope bits each scope slot of the object requires (seam_scope_masks; codegen/scope_slots.hpp).
   std::vector<uint64_t> scope_masks;
-  // Maps of this object (by name) that use an existing map instead: a reloaded object keeps the
-  // previous one's metric counters (runtime/run/session_reload.cpp).
+  // Maps of this object (by name) that use an existing map instead, where its type, sizes and
+  // entries are the same: a reloaded object keeps the previous one's metric counters and spans
+  // and states in flight (runtime/run/session_reload.cpp).
   std::map<std::string, int> reuse_maps;
+  // The run's seam_live_gen map (runtime/run/live_generation.hpp; -1: the object's own, and it
+  // always acts) and this object's generation in it: its programs act only while it is live.
+  int live_fd = -1;
+  uint32_t generation = 0;
 };
 
 // The loaded object, or why not; a refused object's error ends with libbpf's messages and the

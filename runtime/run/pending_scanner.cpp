@@ -52,4 +52,18 @@ void PendingScanner::scan(const std::function<void(uint32_t, Alert&)>& emit) {
   }
 }
 
+PendingScanner::ReportedByName PendingScanner::reported_by_name() const {
+  ReportedByName out;
+  for (const Watched& w : rules_)
+    for (const auto& [rule, key, start] : reported_)
+      if (rule == w.rule->id) out.emplace(w.rule->name, key, start);
+  return out;
+}
+
+void PendingScanner::already_reported(const ReportedByName& spans) {
+  for (const Watched& w : rules_)
+    for (const auto& [name, key, start] : spans)
+      if (name == w.rule->name) reported_.emplace(w.rule->id, key, start);
+}
+
 }  // namespace seam::runtime

@@ -2,7 +2,8 @@
 // The run's rule files running (all of them, in one BPF object, or a bundle's): the object loaded,
 // its probes attached (uprobes through the shared LibraryHub), its records (taken from the ring,
 // by the unit tag in their rule id) fed to its own AlertPipeline, which writes to the session's
-// outputs. A reload starts the next unit before it stops this one; for that moment both run.
+// outputs. A reload starts the next unit before it stops this one; for that moment both are
+// attached, and the live generation (live_generation.hpp) says which one acts.
 #include <sys/types.h>
 
 #include <functional>
@@ -22,6 +23,7 @@
 #include "runtime/run/event_reader.hpp"
 #include "runtime/run/identity_keeper.hpp"
 #include "runtime/run/library_hub.hpp"
+#include "runtime/run/live_generation.hpp"
 #include "runtime/run/pending_scanner.hpp"
 #include "runtime/run/probe_attacher.hpp"
 #include "runtime/run/scope_keeper.hpp"
@@ -47,9 +49,18 @@ struct UnitContext {
   std::function<void()> drain;
   // The seam_scope map scoped objects share, and the bits each needs (null: none kept).
   ScopeKeeper* scope = nullptr;
+  // The run's live generation switch (null: none), and the generation objects loaded now get:
+  // the live one at start, the next one while a reload loads its object.
+  LiveGeneration* live = nullptr;
+  uint32_t generation = 1;
   RingShare share(const plan::Plan& plan, uint32_t tag) const {
-    return RingShare{
-        ring_fd, tag, scope ? scope->fd() : -1, scope ? scope->masks_for(plan) : std::vector<uint64_t>{}, {}};
+    return RingShare{ring_fd,
+                     tag,
+                     scope ? scope->fd() : -1,
+                     scope ? scope->masks_for(plan) : std::vector<uint64_t>{},
+                     {},
+                     live ? live->fd() : -1,
+                     generation};
   }
   uint32_t next_tag = 1;
   // A tag no running unit has (1..0xfffe: all ones in a rule id is the exec notice).
@@ -77,6 +88,10 @@ class RuleUnit {
   void on_record(std::span<const uint8_t> bytes);
   // Once a second: new drops as notices, spans pending past their bound.
   void every_second();
+  // A reload: the spans `old` reported as pending are not reported again (their map is kept).
+  void take_over_pending(const RuleUnit& old) {
+    pending_->already_reported(old.pending_->reported_by_name());
+  }
   // Every rescan: the identity map (container and pod tests) for the cgroups there are now.
   void rescan_identity();
   // An alert made in user space for one of this unit's rules (windowed rules).

@@ -287,7 +287,14 @@ bool Session::start_units() {
                   0});
     scope_.reset();
   }
+  live_ = std::make_unique<LiveGeneration>();
+  if (!live_->error().empty()) {
+    notice(Notice{plan::Severity::Error, notice_id(NoticeKind::LoadFailed), live_->error(), {}, 0});
+    return false;
+  }
   context_.scope = scope_.get();
+  context_.live = live_.get();
+  context_.generation = live_->live();  // the units of the start act from their attach
   std::vector<std::optional<LoadResult>> loaded(options_.units.size());
   std::vector<RingShare> shares;
   for (const auto& build : options_.units) shares.push_back(context_.share(build->plan, context_.next_tag++));

@@ -2,6 +2,9 @@
 // in (the new object attached before the old one stops). See docs/operations.md.
 #include <time.h>
 
+#include <cerrno>
+#include <cstring>
+
 #include "runtime/load/features.hpp"
 #include "runtime/run/reloader.hpp"
 #include "runtime/run/session_state.hpp"
@@ -30,14 +33,22 @@ bool same_layout(const plan::Metric& a, const plan::Metric& b) {
 }  // namespace
 
 // A metric the running unit has, with the same name and layout, keeps its map across a reload
-// (the new object uses it by fd): its counters go on, however many files changed.
-std::map<std::string, int> Session::reusable_metric_maps(const plan::Plan& next) const {
+// (the new object uses it by fd): its counters go on, however many files changed. So does an
+// in-flight map (span, state, `after`) whose name, sizes and contents are the same: a span begun
+// under the old object is ended by the new one.
+std::map<std::string, int> Session::reusable_maps(const plan::Plan& next) const {
   std::map<std::string, int> out;
-  for (const auto& [path, unit] : units_)
+  for (const auto& [path, unit] : units_) {
     for (const plan::Metric& m : next.metrics)
       for (const plan::Metric& old : unit->plan().metrics)
         if (old.name == m.name && same_layout(old, m))
           if (int fd = unit->map_fd(old.map); fd >= 0) out[m.map] = fd;
+    for (const plan::Map& m : next.maps)
+      for (const plan::Map& old : unit->plan().maps)
+        if (!m.contents.empty() && old.name == m.name && old.type == m.type && old.key_size == m.key_size &&
+            old.value_size == m.value_size && old.max_entries == m.max_entries && old.contents == m.contents)
+          if (int fd = unit->map_fd(old.name); fd >= 0) out[m.name] = fd;
+  }
   return out;
 }
 
@@ -103,8 +114,8 @@ void Session::retire(std::unique_ptr<RuleUnit> unit) {
   retired_dropped_ += unit->dropped();
 }
 
-// The new object is loaded and every probe of it attached before the old one stops: for a
-// moment both fire, and no call goes unseen.
+// The new object is loaded and every probe of it attached before the old one stops; the live
+// generation flips between the two, so that a call is seen by one of them, not both.
 void Session::apply_reload(CompileBatch&& batch) {
   int64_t applying = now_ms();
   bool built = false, failed = false;
@@ -119,8 +130,10 @@ void Session::apply_reload(CompileBatch&& batch) {
       options_.compiler_output(compiled_unit.printed);  // warnings
     const plan::Plan& plan = compiled_unit.build->plan;
     uint32_t tag = context_.new_tag();
+    if (live_) context_.generation = live_->next();  // attached, it does nothing until the flip
     RingShare share = context_.share(plan, tag);
-    share.reuse_maps = reusable_metric_maps(plan);
+    if (live_) context_.generation = live_->live();
+    share.reuse_maps = reusable_maps(plan);
     LoadResult loaded = LoadedObject::load(compiled_unit.build->object, plan, probe_features(), share);
     Result<std::unique_ptr<RuleUnit>> unit =
         RuleUnit::start(std::move(compiled_unit.build), context_, &loaded, tag);
@@ -128,6 +141,15 @@ void Session::apply_reload(CompileBatch&& batch) {
       failed = true;
       reload_failed(path, path + ": " + unit.error(), "");
       continue;
+    }
+    for (const auto& [old_path, old] : units_) (*unit)->take_over_pending(*old);
+    // One write hands over: from here the new object's programs act and the old one's return at
+    // once, until it is detached below. No call is unseen, none is seen twice (but for a probe
+    // hit whose two programs run on either side of this write: docs/operations.md).
+    if (live_ && !live_->flip(share.generation)) {
+      failed = true;
+      reload_failed(path, path + ": cannot hand over to the new object: " + std::strerror(errno), "");
+      continue;  // the new unit is detached as it goes; the running one still acts
     }
     built = true;
     reloader_.started();

@@ -73,7 +73,7 @@ class Session {
   void request_reload(bool asked);
   void apply_reload(CompileBatch&& batch);  // moves the compiled unit into its RuleUnit
   void reload_failed(const std::string& path, const std::string& message, const std::string& diagnostics);
-  std::map<std::string, int> reusable_metric_maps(const plan::Plan& next) const;
+  std::map<std::string, int> reusable_maps(const plan::Plan& next) const;
   void retire(std::unique_ptr<RuleUnit> unit);
   metrics::SelfStats self_stats() const;
 
@@ -85,6 +85,7 @@ class Session {
   LibraryHub libraries_;
   std::unique_ptr<ScopeKeeper> scope_;  // before the units whose objects share its map
   void scope_scanned(const std::vector<std::string>& entered);
+  std::unique_ptr<LiveGeneration> live_;  // which unit's object acts; before the units sharing it
   UnitContext context_;
   std::map<std::string, std::unique_ptr<RuleUnit>> units_;  // by rule file
   std::unique_ptr<MetricsService> metrics_;

@@ -27,7 +27,8 @@ Plan every_field_set() {
   a.rules = {3, 4};
   a.origin = "rules/gil.seam:7";
   p.attachments.push_back(a);
-  p.maps.push_back({"span0", MapType::TaskStorage, 8, 24, 0, "span stream_sync in flight"});
+  p.maps.push_back(
+      {"span0", MapType::TaskStorage, 8, 24, 0, "span stream_sync in flight", "span stream_sync, key tid"});
   Rule r;
   r.id = 3;
   r.name = "sync_while_gil";
@@ -90,6 +91,7 @@ TEST(PlanJson, RoundTripKeepsEveryField) {
   EXPECT_TRUE(after.libraries[0].patterns.at(0).executable);
   EXPECT_EQ(after.libraries[0].path, "/opt/lib/libcudart.so.12");
   EXPECT_EQ(after.maps.at(0).type, MapType::TaskStorage);
+  EXPECT_EQ(after.maps.at(0).contents, "span stream_sync, key tid");  // a reload compares it
   const Rule& r = after.rules.at(0);
   EXPECT_EQ(r.severity, Severity::Critical);
   EXPECT_TRUE(r.message.at(1).is_field);

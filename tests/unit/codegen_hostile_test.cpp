@@ -145,12 +145,12 @@ TEST(HostileCorpus, GeneratedCKeepsTheInvariantAndBuildsIntoExactlyThePlannedObj
 
     std::set<std::string> programs = {"seam_exec_notice"};
     for (const plan::Attachment& a : g.lowered.plan.attachments) programs.insert(a.program);
-    std::set<std::string> maps = {"seam_events", "seam_drops"};
+    std::set<std::string> maps = {"seam_events", "seam_drops", "seam_live_gen"};
     for (const plan::Span& s : g.lowered.spans) maps.insert(s.map);
     for (const plan::State& s : g.lowered.states) maps.insert(s.map);
     for (const plan::Correlation& k : g.lowered.correlations) maps.insert(k.map);
     for (const plan::Metric& m : g.lowered.plan.metrics) maps.insert(m.map);
-    EXPECT_EQ(maps.size(), 4u) << "the corpus declares one span and one metric";
+    EXPECT_EQ(maps.size(), 5u) << "the corpus declares one span and one metric";
 
     bpf_object* obj = bpf_object__open_mem(built.object->data(), built.object->size(), nullptr);
     ASSERT_NE(obj, nullptr) << "libbpf cannot open the object";

@@ -1,0 +1,160 @@
+// The hand-over of a reload (docs/operations.md, "Hot reload"; runtime/run/live_generation.hpp):
+// exactly one object acts at every instant, so a rule of an unchanged file alerts once per call
+// across the reload (none twice, none missed), and a span begun under the old object and ended
+// under the new one alerts once, with its whole duration (its in-flight map is carried over).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <set>
+
+#include "support/e2e_helpers.hpp"
+#include "support/seam_process.hpp"
+#include "support/test_support.hpp"
+
+namespace seam::test {
+namespace {
+
+using namespace std::chrono_literals;
+
+// Calls the fake cudart's cudaMalloc every ~0.2 ms with a sequence number as the size: dense
+// enough that the moment two objects were both attached (before the hand-over) held several calls.
+constexpr const char* kCaller = R"(
+import ctypes, sys, time
+lib = ctypes.CDLL(sys.argv[1])
+p = ctypes.c_void_p()
+print("ready", flush=True)
+i = 0
+while True:
+    i += 1
+    lib.cudaMalloc(ctypes.byref(p), ctypes.c_size_t(i))
+    time.sleep(0.0001)
+)";
+
+// Reads a first line (its read began before seam started), says so, then blocks in a second
+// read of stdin until the test sends a line: a syscall span whose end the test decides.
+constexpr const char* kReader = R"(
+import sys
+print("ready", flush=True)
+sys.stdin.readline()
+print("reading", flush=True)
+sys.stdin.readline()
+print("done", flush=True)
+)";
+
+std::string seq_rule(const std::string& name) {
+  return "use cuda\n\nrule " + name + "\n    on cudaMalloc\n    alert info \"" + name + " {size}\"\n";
+}
+
+// A rule on getppid, which the workloads never call: a file to edit.
+std::string idle_rule(const std::string& name, pid_t pid) {
+  return "use syscalls\n\nrule " + name + "\n    on syscalls.any where pid == " + std::to_string(pid) +
+         " and id == getppid\n    alert info \"" + name + "\"\n";
+}
+
+int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// Whether the process's (one) thread is blocked in read(2) now (x86-64: syscall 0).
+bool blocked_in_read(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/syscall");
+  std::string first;
+  return static_cast<bool>(in >> first) && first == "0";
+}
+
+class ReloadHandover : public ::testing::Test {
+ protected:
+  // Replaces a rule file the way sed -i and vim do: a temporary file renamed over it.
+  void rename_over(const std::string& name, const std::string& text) {
+    std::string tmp = dir_.write("rules/." + name + ".tmp", text);
+    ASSERT_EQ(std::rename(tmp.c_str(), (dir_.path() + "/rules/" + name).c_str()), 0);
+  }
+  static std::vector<int64_t> seqs(const SeamRun& seam, const std::string& rule) {
+    std::vector<int64_t> out;
+    for (const nlohmann::json& a : seam.alerts(rule)) out.push_back(a["fields"].value("size", int64_t{-1}));
+    return out;
+  }
+
+  TempDir dir_;
+};
+
+// a.seam is not edited: each call alerts once, before, during and after the reload of b.seam.
+// b.seam's old rule sees every call up to the flip and its new rule every call from it.
+TEST_F(ReloadHandover, AnUnchangedFileAlertsOncePerCallAcrossAReload) {
+  SEAM_REQUIRE_ROOT();
+  Child caller({test_python(), "-c", kCaller, std::string(SEAM_FIXTURE_DIR) + "/libcudart.so.12"});
+  ASSERT_TRUE(caller.wait_for_line("ready", 10s));
+  dir_.write("rules/a.seam", seq_rule("seq_a"));
+  dir_.write("rules/b.seam", seq_rule("seq_b1"));
+  SeamRun seam(dir_.path(),
+               {dir_.path() + "/rules", "--pid", std::to_string(caller.pid()), "--listen", "off"});
+  ASSERT_TRUE(wait_until([&] { return seam.alerts("seq_b1").size() >= 20; }, 30s)) << seam.stderr_text();
+  rename_over("b.seam", seq_rule("seq_b2"));
+  ASSERT_TRUE(wait_until([&] { return seam.alerts("seq_b2").size() >= 50; }, 60s)) << seam.stderr_text();
+  ASSERT_TRUE(seam.wait_for_notice("reloaded", "reload: 1 compiled, 0 failed, 1 unchanged, 0 removed", 10s))
+      << seam.stderr_text();
+  EXPECT_EQ(seam.stop(), 0) << seam.stderr_text();
+
+  std::vector<int64_t> a = seqs(seam, "seq_a"), b1 = seqs(seam, "seq_b1"), b2 = seqs(seam, "seq_b2");
+  ASSERT_FALSE(a.empty());
+  ASSERT_FALSE(b1.empty());
+  ASSERT_FALSE(b2.empty());
+  int64_t flip = *std::min_element(b2.begin(), b2.end());  // the first call the new object saw
+  std::set<int64_t> seen_a(a.begin(), a.end());
+  EXPECT_EQ(seen_a.size(), a.size()) << a.size() - seen_a.size() << " calls alerted twice by seq_a";
+  int64_t first = *seen_a.begin(), last = *seen_a.rbegin();
+  ASSERT_LT(first, flip) << "seq_a must alert before the reload";
+  ASSERT_GT(last, flip) << "seq_a must alert after the reload";
+  EXPECT_EQ(static_cast<int64_t>(a.size()), last - first + 1)
+      << "seq_a: " << a.size() << " alerts for the " << last - first + 1 << " calls " << first << ".."
+      << last;
+  // The edited file: the old version up to the flip, the new one from it, each call once.
+  std::set<int64_t> seen_b(b1.begin(), b1.end());
+  EXPECT_EQ(seen_b.size(), b1.size());
+  EXPECT_EQ(*seen_b.rbegin() + 1, flip) << "the old rule's last call and the new rule's first meet";
+  for (int64_t s : b2) EXPECT_TRUE(seen_b.insert(s).second) << "call " << s << " alerted by both versions";
+  EXPECT_EQ(static_cast<int64_t>(seen_b.size()), *seen_b.rbegin() - *seen_b.begin() + 1);
+}
+
+// A read that blocks across the reload of another file: begun under the old object, ended under
+// the new one, it alerts once, with the time it really blocked.
+TEST_F(ReloadHandover, ASpanBegunBeforeAReloadEndsAfterItOnce) {
+  SEAM_REQUIRE_ROOT();
+  int64_t spawned = now_ns();
+  Child reader({test_python(), "-c", kReader});
+  ASSERT_TRUE(reader.wait_for_line("ready", 10s));
+  std::string pid = std::to_string(reader.pid());
+  dir_.write("rules/a.seam",
+             "use syscalls\n\nrule slow_read\n    on syscalls.any where pid == " + pid +
+                 " and id == read and duration > 100ms\n    alert info \"read {duration}\"\n");
+  dir_.write("rules/b.seam", idle_rule("idle_v1", reader.pid()));
+  SeamRun seam(dir_.path(), {dir_.path() + "/rules", "--pid", pid, "--listen", "off"});
+  ASSERT_TRUE(seam.wait_for_notice("ready", "for 2 rules", 60s)) << seam.stderr_text();
+  reader.send_line("start");  // ends the read begun before seam; the next one begins now
+  ASSERT_TRUE(reader.wait_for_line("reading", 10s));
+  ASSERT_TRUE(wait_until([&] { return blocked_in_read(reader.pid()); }, 10s));
+  int64_t blocked = now_ns();
+  rename_over("b.seam", idle_rule("idle_v2", reader.pid()));
+  ASSERT_TRUE(seam.wait_for_notice("reloaded", "reload: 1 compiled, 0 failed, 1 unchanged, 0 removed", 60s))
+      << seam.stderr_text();
+  ASSERT_TRUE(blocked_in_read(reader.pid())) << "the read must last across the reload";
+  int64_t sent = now_ns();
+  reader.send_line("end");
+  ASSERT_TRUE(reader.wait_for_line("done", 10s));
+  int64_t done = now_ns();
+  ASSERT_TRUE(wait_until([&] { return !seam.alerts("slow_read").empty(); }, 10s)) << seam.stderr_text();
+  EXPECT_EQ(seam.stop(), 0) << seam.stderr_text();
+  std::vector<nlohmann::json> alerts = seam.alerts("slow_read");
+  ASSERT_EQ(alerts.size(), 1u) << alerts.size() << " alerts for one read";
+  int64_t duration = alerts[0]["fields"].value("duration", int64_t{0});
+  EXPECT_GE(duration, sent - blocked) << alerts[0].dump();
+  EXPECT_LE(duration, done - spawned) << alerts[0].dump();
+}
+
+}  // namespace
+}  // namespace seam::test
