@@ -3,15 +3,22 @@
 // the CPU, and a wait on the run queue begins in the waker's.
 //  - With seam and a Python thread pinned to one CPU, the thread sleeps kSleeps times and seam,
 //    woken by an alert per interval, is often the task leaving the CPU as the sleeper comes back:
-//    every interval is counted, exactly as many as the thread's own count of its waits. (With
-//    the self-filter put back on the task leaving the CPU, 10-15 of 300 were lost here, at load
-//    7-12 on two cores; with the filter on the thread switched in, none in 8 runs.)
+//    its intervals are counted against the thread's own count of its waits. (With the self-filter
+//    put back on the task leaving the CPU, 10-15 of 300 were lost here, at load 7-12 on two
+//    cores; with the filter on the thread switched in, 0-3.)
 //  - Under --pid, a Python thread sleeps kSleeps times and prints how many times it left the CPU
 //    to wait (its voluntary context switches: the switches with a task state, prev_state 1..255,
 //    not preemptions); seam counts those intervals though the switch back in runs in another
-//    process. On a loaded host (seven builds on two cores) a few percent of them go unseen, and
-//    the kernel reports no recursion misses for them: why is not known yet, so the count is
-//    bounded, not exact.
+//    process.
+//  Neither count is exact, for a reason in the kernel, not in seam: a `tracepoint` program runs
+//  through trace_call_bpf(), which skips it while the CPU's bpf_prog_active is held, and a task
+//  inside a bpf() map lookup or update holds it across a preemption (migration is disabled, not
+//  preemption). So while seam's own thread, pinned to the sleeper's CPU, is preempted inside a
+//  map syscall (its metrics and scope maps), the sleeper's switches on that CPU run no program;
+//  that kernel counts no recursion miss for a skipped tracepoint program (bpftool shows none).
+//  0-3 of 300 were lost so, once in 6-8 runs. raw_tracepoint and tp_btf programs have a
+//  per-program guard instead; sched.offcpu on tp_btf (the task's fields read through `prev` and
+//  `next`) would make the count exact (docs/stdlib.md).
 //  - A new process's first wait on the run queue (sched_wakeup_new: it was never woken) is seen.
 #include <gtest/gtest.h>
 
@@ -108,7 +115,10 @@ TEST(SchedSubject, AnIntervalEndingAsSeamsThreadLeavesTheCpuIsKept) {
   EXPECT_EQ(app.wait(), 0);
   // Every interval ended before the sleeper printed its count, and the count is the kernel's.
   EXPECT_EQ(seam.stop(), 0) << seam.stderr_text();
-  EXPECT_EQ(counted(seam.stdout_text(), rules), n) << seam.stdout_text();
+  // At most 2% unseen for the kernel's reason above; the old self-filter lost 3-5%.
+  const long long count = counted(seam.stdout_text(), rules);
+  EXPECT_LE(count, n) << seam.stdout_text();
+  EXPECT_GE(count, n - n / 50) << "the sleeper waited " << n << " times\n" << seam.stdout_text();
 }
 
 TEST(SchedSubject, PidFiltersOnTheThreadOffTheCpuNotOnTheOneSwitchingIn) {
@@ -132,8 +142,8 @@ TEST(SchedSubject, PidFiltersOnTheThreadOffTheCpuNotOnTheOneSwitchingIn) {
       << seam.stderr_text();
   EXPECT_EQ(seam.stop(), 0) << seam.stderr_text();
   // Its waits, and the wait for "bye". Before, the switch back in was tested on the task leaving
-  // the CPU, which is seldom the sleeper's process: next to none were counted. Not exactly n: on a
-  // loaded host a few switches go unseen (see the file's comment).
+  // the CPU, which is seldom the sleeper's process: next to none were counted. Not exactly n: a few
+  // switches can run no program (see the file's comment).
   const long long count = counted(seam.stdout_text(), rules);
   EXPECT_LE(count, n + 1) << seam.stdout_text();
   EXPECT_GE(count, n * 9 / 10) << "the sleeper waited " << n << " times\n" << seam.stdout_text();
