@@ -13,6 +13,7 @@
 
 #include "compiler/bundle/bundle.hpp"
 #include "runtime/load/features.hpp"
+#include "support/e2e_helpers.hpp"
 #include "support/seam_process.hpp"
 #include "support/test_support.hpp"
 
@@ -20,18 +21,6 @@ namespace seam::test {
 namespace {
 
 using namespace std::chrono_literals;
-
-constexpr const char* kWorkload = R"(
-import ctypes, sys, time
-lib = ctypes.CDLL(sys.argv[1])
-p = ctypes.c_void_p()
-print("ready", flush=True)
-i = 0
-while True:
-    i += 1
-    lib.cudaMalloc(ctypes.byref(p), ctypes.c_size_t(i))
-    time.sleep(0.002)
-)";
 
 std::string seq_rule(const std::string& name, const std::string& version) {
   return "use cuda\n\nrule " + name + "\n    on cudaMalloc\n    alert info \"" + version + " {size}\"\n";
@@ -74,8 +63,7 @@ std::vector<int64_t> seqs(const std::vector<nlohmann::json>& alerts) {
 class Bundle : public ::testing::Test {
  protected:
   void start_workload() {
-    workload_ = std::make_unique<Child>(std::vector<std::string>{
-        test_python(), "-c", kWorkload, std::string(SEAM_FIXTURE_DIR) + "/libcudart.so.12"});
+    workload_ = std::make_unique<Child>(numbered_malloc_caller("0.002"));
     ASSERT_TRUE(workload_->wait_for_line("ready", 10s));
   }
   std::vector<nlohmann::json> mine(const SeamRun& seam, const std::string& rule) const {

@@ -19,20 +19,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// Calls the fake cudart's cudaMalloc every ~0.2 ms with a sequence number as the size: dense
-// enough that the moment two objects were both attached (before the hand-over) held several calls.
-constexpr const char* kCaller = R"(
-import ctypes, sys, time
-lib = ctypes.CDLL(sys.argv[1])
-p = ctypes.c_void_p()
-print("ready", flush=True)
-i = 0
-while True:
-    i += 1
-    lib.cudaMalloc(ctypes.byref(p), ctypes.c_size_t(i))
-    time.sleep(0.0001)
-)";
-
 // Reads a first line (its read began before seam started), says so, then blocks in a second
 // read of stdin until the test sends a line: a syscall span whose end the test decides.
 constexpr const char* kReader = R"(
@@ -87,7 +73,8 @@ class ReloadHandover : public ::testing::Test {
 // b.seam's old rule sees every call up to the flip and its new rule every call from it.
 TEST_F(ReloadHandover, AnUnchangedFileAlertsOncePerCallAcrossAReload) {
   SEAM_REQUIRE_ROOT();
-  Child caller({test_python(), "-c", kCaller, std::string(SEAM_FIXTURE_DIR) + "/libcudart.so.12"});
+  // A call every ~0.2 ms: dense enough that the moment both objects were attached held several.
+  Child caller(numbered_malloc_caller("0.0001"));
   ASSERT_TRUE(caller.wait_for_line("ready", 10s));
   dir_.write("rules/a.seam", seq_rule("seq_a"));
   dir_.write("rules/b.seam", seq_rule("seq_b1"));

@@ -20,18 +20,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr const char* kWorkload = R"(
-import ctypes, sys, time
-lib = ctypes.CDLL(sys.argv[1])
-p = ctypes.c_void_p()
-print("ready", flush=True)
-i = 0
-while True:
-    i += 1
-    lib.cudaMalloc(ctypes.byref(p), ctypes.c_size_t(i))
-    time.sleep(0.002)
-)";
-
 // A rule that fires on every call, its message naming the version.
 std::string seq_rule(const std::string& name, const std::string& version) {
   return "use cuda\n\nrule " + name + "\n    on cudaMalloc\n    alert info \"" + version + " {size}\"\n";
@@ -40,8 +28,7 @@ std::string seq_rule(const std::string& name, const std::string& version) {
 class Reload : public ::testing::Test {
  protected:
   void SetUp() override {
-    workload_ = std::make_unique<Child>(std::vector<std::string>{
-        test_python(), "-c", kWorkload, std::string(SEAM_FIXTURE_DIR) + "/libcudart.so.12"});
+    workload_ = std::make_unique<Child>(numbered_malloc_caller("0.002"));
     ASSERT_TRUE(workload_->wait_for_line("ready", 10s));
     rules_ = dir_.path() + "/rules";
   }

@@ -13,6 +13,7 @@
 #include <fstream>
 
 #include "runtime/identity/cgroup_resolver.hpp"
+#include "support/seam_process.hpp"
 #include "support/test_support.hpp"
 
 namespace seam::test {
@@ -105,6 +106,21 @@ bool TestCgroup::add(pid_t pid) {
   std::ofstream procs(root_ + rel_ + "/cgroup.procs");
   procs << pid << std::endl;
   return !root_.empty() && procs.good();
+}
+
+std::vector<std::string> numbered_malloc_caller(const std::string& pause_s) {
+  return {test_python(), "-c",
+          "import ctypes, sys, time\n"
+          "lib = ctypes.CDLL(sys.argv[1])\n"
+          "p = ctypes.c_void_p()\n"
+          "print('ready', flush=True)\n"
+          "i = 0\n"
+          "while True:\n"
+          "    i += 1\n"
+          "    lib.cudaMalloc(ctypes.byref(p), ctypes.c_size_t(i))\n"
+          "    time.sleep(" +
+              pause_s + ")\n",
+          std::string(SEAM_FIXTURE_DIR) + "/libcudart.so.12"};
 }
 
 }  // namespace seam::test

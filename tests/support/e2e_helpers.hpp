@@ -1,6 +1,6 @@
 #pragma once
-// Small helpers end-to-end tests share: a free loopback port, an HTTP GET, and a cgroup the
-// test creates (and removes) to place a process in.
+// Small helpers end-to-end tests share: a free loopback port, an HTTP GET, a cgroup the test
+// creates (and removes) to place a process in, and a Python caller of the fixture library.
 #include <sys/types.h>
 
 #include <chrono>
@@ -53,5 +53,10 @@ class TestCgroup {
   std::string root_, rel_;
   pid_t pid_ = -1;
 };
+
+// The argv of a Python process that prints "ready", then calls the fixture libcudart's cudaMalloc
+// forever with a sequence number (1, 2, ...) as the size, sleeping `pause_s` seconds ("0.002")
+// between calls: a rule's alerts name each call by its size.
+std::vector<std::string> numbered_malloc_caller(const std::string& pause_s);
 
 }  // namespace seam::test
