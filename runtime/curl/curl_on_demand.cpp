@@ -54,18 +54,14 @@ const CurlApi& api() {
   return a;
 }
 
-// curl_easy_setopt with the one argument read as the type its option takes.
-template <class Arg>
-CURLcode setopt_with(CURL* curl, CURLoption option, va_list args) {
-  return api().easy_setopt(curl, option, va_arg(args, Arg));
-}
+// The type of a curl_easy_setopt argument, from the option's number (curl.h's CURLOPTTYPE_*
+// ranges): a long, a curl_off_t, or a pointer (object, function or blob).
+enum class SetoptArg { Long, OffT, Pointer };
 
-// The option's number says the type of its argument (curl.h's CURLOPTTYPE_* ranges): a long, a
-// curl_off_t, or a pointer (object, function or blob).
-CURLcode (*setopt_for(CURLoption option))(CURL*, CURLoption, va_list) {
-  if (option < CURLOPTTYPE_OBJECTPOINT) return setopt_with<long>;
-  if (option >= CURLOPTTYPE_OFF_T && option < CURLOPTTYPE_BLOB) return setopt_with<curl_off_t>;
-  return setopt_with<void*>;
+SetoptArg setopt_arg(CURLoption option) {
+  if (option < CURLOPTTYPE_OBJECTPOINT) return SetoptArg::Long;
+  if (option >= CURLOPTTYPE_OFF_T && option < CURLOPTTYPE_BLOB) return SetoptArg::OffT;
+  return SetoptArg::Pointer;
 }
 
 }  // namespace
@@ -80,23 +76,36 @@ CURL* curl_easy_init() {
   return api().ok ? api().easy_init() : nullptr;
 }
 
+// The variadic argument is read before anything else is called (the analyzer loses a va_list
+// across the calls api() makes the first time), then passed on as its type.
 CURLcode curl_easy_setopt(CURL* curl, CURLoption option, ...) {
-  if (!api().ok || !curl) return CURLE_FAILED_INIT;
+  const SetoptArg kind = setopt_arg(option);
+  long as_long = 0;
+  curl_off_t as_off = 0;
+  void* as_pointer = nullptr;
   va_list args;
   va_start(args, option);
-  CURLcode result = setopt_for(option)(curl, option, args);
+  if (kind == SetoptArg::Long)
+    as_long = va_arg(args, long);
+  else if (kind == SetoptArg::OffT)
+    as_off = va_arg(args, curl_off_t);
+  else
+    as_pointer = va_arg(args, void*);
   va_end(args);
-  return result;
+  if (!api().ok || !curl) return CURLE_FAILED_INIT;
+  if (kind == SetoptArg::Long) return api().easy_setopt(curl, option, as_long);
+  if (kind == SetoptArg::OffT) return api().easy_setopt(curl, option, as_off);
+  return api().easy_setopt(curl, option, as_pointer);
 }
 
 // Every getinfo's argument is a pointer to where the value goes.
 CURLcode curl_easy_getinfo(CURL* curl, CURLINFO info, ...) {
-  if (!api().ok || !curl) return CURLE_FAILED_INIT;
   va_list args;
   va_start(args, info);
-  CURLcode result = api().easy_getinfo(curl, info, va_arg(args, void*));
+  void* where = va_arg(args, void*);
   va_end(args);
-  return result;
+  if (!api().ok || !curl) return CURLE_FAILED_INIT;
+  return api().easy_getinfo(curl, info, where);
 }
 
 CURLcode curl_easy_perform(CURL* curl) {
