@@ -4,27 +4,13 @@
 // cores seam now keeps up with the C caller (100,000 calls delivered, none dropped), and the
 // flood would test nothing.
 #include <gtest/gtest.h>
-#include <sched.h>
 
-#include <filesystem>
-
+#include "support/e2e_helpers.hpp"
 #include "support/seam_process.hpp"
 #include "support/test_support.hpp"
 
 namespace seam::test {
 namespace {
-
-// Every thread of `pid` on CPU 0 (false if one could not be moved).
-bool pin_to_cpu0(pid_t pid) {
-  cpu_set_t one;
-  CPU_ZERO(&one);
-  CPU_SET(0, &one);
-  bool all = true;
-  std::error_code ec;
-  for (const auto& t : std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task", ec))
-    all = sched_setaffinity(std::stoi(t.path().filename().string()), sizeof one, &one) == 0 && all;
-  return all && !ec;
-}
 
 TEST(Flood, EveryRecordIsDeliveredOrCountedAsDropped) {
   SEAM_REQUIRE_ROOT();

@@ -27,6 +27,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "support/e2e_helpers.hpp"
 #include "support/seam_process.hpp"
 #include "support/test_support.hpp"
 
@@ -58,18 +59,6 @@ std::vector<std::string> sleeper(bool then_wait = true) {
               "    time.sleep(0.0001)\n"
               "print('done', waits() - before, flush=True)\n" +
               (then_wait ? "sys.stdin.readline()\n" : "")};
-}
-
-// Every thread of `pid` on CPU 0 (false if one could not be moved).
-bool pin_to_cpu0(pid_t pid) {
-  cpu_set_t one;
-  CPU_ZERO(&one);
-  CPU_SET(0, &one);
-  bool all = true;
-  std::error_code ec;
-  for (const auto& t : std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task", ec))
-    all = sched_setaffinity(std::stoi(t.path().filename().string()), sizeof one, &one) == 0 && all;
-  return all && !ec;
 }
 
 // seam's count of the sleeper's waits, from the summary (-1 if absent).

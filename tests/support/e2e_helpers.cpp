@@ -4,6 +4,7 @@
 #include <curl/curl.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -121,6 +122,17 @@ std::vector<std::string> numbered_malloc_caller(const std::string& pause_s) {
           "    time.sleep(" +
               pause_s + ")\n",
           std::string(SEAM_FIXTURE_DIR) + "/libcudart.so.12"};
+}
+
+bool pin_to_cpu0(pid_t pid) {
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(0, &one);
+  bool all = true;
+  std::error_code ec;
+  for (const auto& t : std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task", ec))
+    all = sched_setaffinity(std::stoi(t.path().filename().string()), sizeof one, &one) == 0 && all;
+  return all && !ec;
 }
 
 }  // namespace seam::test

@@ -59,4 +59,8 @@ class TestCgroup {
 // between calls: a rule's alerts name each call by its size.
 std::vector<std::string> numbered_malloc_caller(const std::string& pause_s);
 
+// Moves every thread of `pid` onto CPU 0 (false if one could not be moved): a test that needs
+// two processes to share one CPU pins both.
+bool pin_to_cpu0(pid_t pid);
+
 }  // namespace seam::test
