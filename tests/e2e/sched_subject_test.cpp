@@ -22,9 +22,6 @@
 //  - A new process's first wait on the run queue (sched_wakeup_new: it was never woken) is seen.
 #include <gtest/gtest.h>
 
-#include <sched.h>
-
-#include <filesystem>
 #include <optional>
 
 #include "support/e2e_helpers.hpp"
