@@ -139,24 +139,6 @@ Result<std::string> dump(const btf* b, const std::vector<int>& ids, const std::s
   return kHeaderStart + body + extra + kHeaderEnd + own + kHeaderGuardEnd;
 }
 
-}  // namespace
-
-namespace {
-Result<std::string> types_header_of(const std::vector<std::string>& type_names);
-}  // namespace
-
-Result<std::string> kernel_types_header(const std::vector<std::string>& type_names) {
-  // One dump at a time: btf_dump keeps state for every type of the kernel's BTF (several MB), and
-  // the units of a cold start compile in parallel; clang, the slow part, still runs side by side.
-  static std::mutex one_dump;
-  std::lock_guard lock(one_dump);
-  Result<std::string> header = types_header_of(type_names);
-  malloc_trim(0);  // the dump's state, freed, would stay resident in this thread's arena
-  return header;
-}
-
-namespace {
-
 Result<std::string> types_header_of(const std::vector<std::string>& type_names) {
   Result<std::shared_ptr<const btf>> acquired = acquire_vmlinux_btf();
   if (!acquired) return acquired.failure();
@@ -190,6 +172,16 @@ Result<std::string> types_header_of(const std::vector<std::string>& type_names) 
 }
 
 }  // namespace
+
+Result<std::string> kernel_types_header(const std::vector<std::string>& type_names) {
+  // One dump at a time: btf_dump keeps state for every type of the kernel's BTF (several MB), and
+  // the units of a cold start compile in parallel; clang, the slow part, still runs side by side.
+  static std::mutex one_dump;
+  std::lock_guard lock(one_dump);
+  Result<std::string> header = types_header_of(type_names);
+  malloc_trim(0);  // the dump's state, freed, would stay resident in this thread's arena
+  return header;
+}
 
 Result<std::string> full_kernel_types_header() {
   Result<std::shared_ptr<const btf>> acquired = acquire_vmlinux_btf();

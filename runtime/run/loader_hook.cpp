@@ -28,7 +28,7 @@ struct SeenKey {
 static_assert(sizeof(SeenKey) == 264);
 
 Error failure(const std::string& what, int err) {
-  return Error{what + ": " + std::strerror(err)};
+  return Error{what + ": " + std::strerror(err), code_of_errno(err)};
 }
 
 }  // namespace
