@@ -18,6 +18,7 @@
 
 #include "support/e2e_helpers.hpp"
 #include "support/seam_process.hpp"
+#include "support/stalled_stdout.hpp"
 #include "support/test_support.hpp"
 
 namespace seam::test {
@@ -25,9 +26,6 @@ namespace {
 
 using namespace std::chrono_literals;
 namespace fs = std::filesystem;
-
-constexpr const char* kSyncRule =
-    "use cuda\n\nrule every_sync\n    on cuda.stream_sync\n    alert info \"sync {duration}\"\n";
 
 std::string fixture(const std::string& name) {
   return std::string(SEAM_FIXTURE_DIR) + "/" + name;
@@ -39,13 +37,6 @@ std::unique_ptr<Child> start_caller(long count, long micros = 0) {
       fixture("cuda_caller"), fixture("libcudart.so.12"), std::to_string(count), std::to_string(micros)});
   if (!c->wait_for_line("ready", 10s)) return nullptr;
   return c;
-}
-
-// The value of one sample line ("name{labels} value"), -1 when absent.
-long long sample(const std::string& body, const std::string& series) {
-  size_t at = body.find("\n" + series + " ");
-  if (at == std::string::npos) return -1;
-  return std::atoll(body.c_str() + at + series.size() + 2);
 }
 
 // SIGTERM, and whether seam exits within `timeout` (SIGKILL after, so a hung seam fails the
@@ -89,7 +80,7 @@ TEST(Hardening, AnExecStormOfDistinctBinariesDoesNotExhaustDescriptors) {
   ASSERT_NE(nobody, nullptr) << "no user 'nobody' on this machine";
   TempDir dir;
   ASSERT_EQ(chmod(dir.path().c_str(), 0755), 0);
-  std::string rules = dir.write("rules/sync.seam", kSyncRule);
+  std::string rules = dir.write("rules/sync.seam", kEverySyncRule);
   std::string listen = "127.0.0.1:" + std::to_string(free_port());
   SeamRun seam(dir.path(), {rules, "--listen", listen});
   ASSERT_TRUE(seam.wait_for_notice("listening", listen, 60s)) << seam.stderr_text();
@@ -121,7 +112,7 @@ TEST(Hardening, AnExecStormOfDistinctBinariesDoesNotExhaustDescriptors) {
 
   std::string body = http_get("http://" + listen + "/metrics");
   ASSERT_FALSE(body.empty()) << "/metrics did not answer after the storm\n" << seam.stderr_text();
-  long long fds = sample(body, "seam_open_fds");
+  long long fds = metric_sample(body, "seam_open_fds");
   EXPECT_GT(fds, 0) << body;
   EXPECT_LT(fds, 200) << body;
   auto caller = start_caller(20);
@@ -142,7 +133,7 @@ TEST(Hardening, AnExecStormOfDistinctBinariesDoesNotExhaustDescriptors) {
 TEST(Hardening, AFifoAndADeviceLinkPlantedInTheRulesFolderAreRefusedAtReload) {
   SEAM_REQUIRE_ROOT();
   TempDir dir;
-  dir.write("rules/sync.seam", kSyncRule);
+  dir.write("rules/sync.seam", kEverySyncRule);
   auto caller = start_caller(1000000);
   ASSERT_TRUE(caller);
   SeamRun seam(dir.path(),
@@ -181,7 +172,7 @@ TEST(Hardening, AFullDiskLosesWholeLinesCountedAndTold) {
     std::string at;
     ~Unmount() { umount2(at.c_str(), MNT_DETACH); }
   } unmount{mnt};
-  std::string rules = dir.write("rules/sync.seam", kSyncRule);
+  std::string rules = dir.write("rules/sync.seam", kEverySyncRule);
   std::string listen = "127.0.0.1:" + std::to_string(free_port());
   std::string out = mnt + "/alerts.jsonl";
   auto caller = start_caller(3000);
@@ -195,7 +186,7 @@ TEST(Hardening, AFullDiskLosesWholeLinesCountedAndTold) {
   long long dropped = -1;
   EXPECT_TRUE(wait_until(
       [&] {
-        dropped = sample(http_get("http://" + listen + "/metrics"), series);
+        dropped = metric_sample(http_get("http://" + listen + "/metrics"), series);
         return dropped > 0;
       },
       30s))
@@ -216,7 +207,7 @@ TEST(Hardening, AFullDiskLosesWholeLinesCountedAndTold) {
 TEST(Hardening, SighupReopensARotatedOrRemovedJsonFile) {
   SEAM_REQUIRE_ROOT();
   TempDir dir;
-  std::string rules = dir.write("rules/sync.seam", kSyncRule);
+  std::string rules = dir.write("rules/sync.seam", kEverySyncRule);
   std::string log = dir.path() + "/log.jsonl";
   auto caller = start_caller(1000000, 1000);
   ASSERT_TRUE(caller);
@@ -249,47 +240,38 @@ TEST(Hardening, SighupReopensARotatedOrRemovedJsonFile) {
 // the JSON file beside it gets every alert, and SIGTERM still stops seam.
 TEST(Hardening, AStalledStdoutDoesNotStallTheJsonFileBesideIt) {
   SEAM_REQUIRE_ROOT();
-  TempDir dir;
-  std::string rules = dir.write("rules/sync.seam", kSyncRule);
-  std::string listen = "127.0.0.1:" + std::to_string(free_port());
-  int pipe_fds[2];
-  ASSERT_EQ(pipe2(pipe_fds, O_CLOEXEC), 0);  // never read
-  constexpr long kCalls = 30000;
-  auto caller = start_caller(kCalls);
-  ASSERT_TRUE(caller);
-  SeamRun seam(dir.path(),
-               {rules, "--pid", std::to_string(caller->pid()), "--listen", listen, "--output", "stdout"},
-               pipe_fds[1]);
-  close(pipe_fds[1]);
-  ASSERT_TRUE(seam.wait_for_notice("listening", listen, 60s)) << seam.stderr_text();
-  caller->send_line("go");
-  ASSERT_TRUE(caller->wait_for_line("done", 60s));
+  StalledStdoutFlood flood;
+  std::string why;
+  ASSERT_TRUE(flood.start(&why)) << why;
+  SeamRun& seam = *flood.seam;
+  const std::string& listen = flood.listen;
+  constexpr long kCalls = StalledStdoutFlood::kCalls;
   // Every call is in the JSON file but for those the ring dropped and those the file's own queue
   // dropped in the burst (each counted apart), and the file's queue drains while stdout's stays full.
   std::string body;
-  std::string json_series = "{output=\"json:" + dir.path() + "/out.jsonl\"";
+  std::string json_series = "{output=\"json:" + flood.dir.path() + "/out.jsonl\"";
   EXPECT_TRUE(wait_until(
       [&] {
         body = http_get("http://" + listen + "/metrics");
-        long long ring_dropped = std::max(0LL, sample(body, "seam_rule_dropped_total{rule=\"every_sync\"}"));
+        long long ring_dropped =
+            std::max(0LL, metric_sample(body, "seam_rule_dropped_total{rule=\"every_sync\"}"));
         long long json_dropped = std::max(
-            0LL, sample(body, "seam_output_dropped_total" + json_series + ",reason=\"queue_full\"}"));
+            0LL, metric_sample(body, "seam_output_dropped_total" + json_series + ",reason=\"queue_full\"}"));
         return static_cast<long long>(seam.alerts("every_sync").size()) + ring_dropped + json_dropped >=
                    kCalls &&
-               sample(body, "seam_output_queue_depth" + json_series + "}") == 0;
+               metric_sample(body, "seam_output_queue_depth" + json_series + "}") == 0;
       },
       60s))
       << seam.alerts("every_sync").size() << " of " << kCalls << " in the JSON file\n"
       << body;
   // seam's own metrics are published once a second: wait for stdout's count to show.
   std::string series = "seam_output_dropped_total{output=\"stdout\",reason=\"queue_full\"}";
-  EXPECT_TRUE(
-      wait_until([&] { return sample(body = http_get("http://" + listen + "/metrics"), series) > 0; }, 10s))
+  EXPECT_TRUE(wait_until(
+      [&] { return metric_sample(body = http_get("http://" + listen + "/metrics"), series) > 0; }, 10s))
       << body;
   int code = -1;
   EXPECT_TRUE(stops_on_sigterm(seam, 15s, &code)) << seam.stderr_text();
   EXPECT_EQ(code, 0);
-  close(pipe_fds[0]);
 }
 
 // Item 9: `seam run -o json | head -1`: the reader goes, that output ends (no SIGPIPE death),
@@ -297,7 +279,7 @@ TEST(Hardening, AStalledStdoutDoesNotStallTheJsonFileBesideIt) {
 TEST(Hardening, AReaderThatGoesAwayEndsOnlyItsOutput) {
   SEAM_REQUIRE_ROOT();
   TempDir dir;
-  std::string rules = dir.write("rules/sync.seam", kSyncRule);
+  std::string rules = dir.write("rules/sync.seam", kEverySyncRule);
   int pipe_fds[2];
   ASSERT_EQ(pipe2(pipe_fds, O_CLOEXEC), 0);
   auto caller = start_caller(1000000);
@@ -327,7 +309,7 @@ TEST(Hardening, AReaderThatGoesAwayEndsOnlyItsOutput) {
 TEST(Hardening, AWebhookUrlIsShownAsSchemeAndHostOnly) {
   SEAM_REQUIRE_ROOT();
   TempDir dir;
-  std::string rules = dir.write("rules/sync.seam", kSyncRule);
+  std::string rules = dir.write("rules/sync.seam", kEverySyncRule);
   std::string listen = "127.0.0.1:" + std::to_string(free_port());
   int port = free_port();  // nothing listens: every delivery fails and is reported
   std::string origin = "http://127.0.0.1:" + std::to_string(port);
@@ -345,7 +327,7 @@ TEST(Hardening, AWebhookUrlIsShownAsSchemeAndHostOnly) {
   ASSERT_TRUE(wait_until(
       [&] {
         body = http_get("http://" + listen + "/metrics");
-        return sample(body, "seam_output_accepted_total{output=\"webhook:" + origin + "\"}") > 0;
+        return metric_sample(body, "seam_output_accepted_total{output=\"webhook:" + origin + "\"}") > 0;
       },
       30s))
       << body;
@@ -370,7 +352,7 @@ uint64_t cap_eff(const std::string& status_path) {
 TEST(Hardening, AfterAttachingOnlyTheNeededCapabilitiesRemainInEveryThread) {
   SEAM_REQUIRE_ROOT();
   TempDir dir;
-  dir.write("rules/sync.seam", kSyncRule);
+  dir.write("rules/sync.seam", kEverySyncRule);
   std::string listen = "127.0.0.1:" + std::to_string(free_port());
   SeamRun seam(dir.path(), {dir.path() + "/rules", "--listen", listen});
   ASSERT_TRUE(seam.wait_for_notice("listening", listen, 60s)) << seam.stderr_text();

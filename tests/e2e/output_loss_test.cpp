@@ -2,28 +2,17 @@
 // alerts: what it drops is told as `output-drops` notices (in the JSON file beside it and on
 // stderr) whose counts add up to what /metrics counts; and every call is accounted for by the
 // JSON file alone: an alert, a ring drop or a loss of the file's own queue, each told there.
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include "support/e2e_helpers.hpp"
 #include "support/seam_process.hpp"
+#include "support/stalled_stdout.hpp"
 #include "support/test_support.hpp"
 
 namespace seam::test {
 namespace {
 
 using namespace std::chrono_literals;
-
-constexpr const char* kSyncRule =
-    "use cuda\n\nrule every_sync\n    on cuda.stream_sync\n    alert info \"sync {duration}\"\n";
-
-// The value of one sample line ("name{labels} value"), -1 when absent.
-long long sample(const std::string& body, const std::string& series) {
-  size_t at = body.find("\n" + series + " ");
-  if (at == std::string::npos) return -1;
-  return std::atoll(body.c_str() + at + series.size() + 2);
-}
 
 // The counts of the notices of `kind` (about `output`, when given) in seam's JSON file.
 long long told(const SeamRun& seam, const std::string& kind, const std::string& output = {}) {
@@ -35,29 +24,18 @@ long long told(const SeamRun& seam, const std::string& kind, const std::string& 
 
 TEST(OutputLoss, AStalledOutputsLossesAreToldWithTheirCount) {
   SEAM_REQUIRE_ROOT();
-  TempDir dir;
-  std::string rules = dir.write("rules/sync.seam", kSyncRule);
-  std::string listen = "127.0.0.1:" + std::to_string(free_port());
-  int pipe_fds[2];
-  ASSERT_EQ(pipe2(pipe_fds, O_CLOEXEC), 0);  // never read
-  constexpr long kCalls = 30000;
-  Child caller({std::string(SEAM_FIXTURE_DIR) + "/cuda_caller",
-                std::string(SEAM_FIXTURE_DIR) + "/libcudart.so.12", std::to_string(kCalls), "0"});
-  ASSERT_TRUE(caller.wait_for_line("ready", 10s));
-  SeamRun seam(dir.path(),
-               {rules, "--pid", std::to_string(caller.pid()), "--listen", listen, "--output", "stdout"},
-               pipe_fds[1]);
-  close(pipe_fds[1]);
-  ASSERT_TRUE(seam.wait_for_notice("listening", listen, 60s)) << seam.stderr_text();
-  caller.send_line("go");
-  ASSERT_TRUE(caller.wait_for_line("done", 60s));
+  StalledStdoutFlood flood;
+  std::string why;
+  ASSERT_TRUE(flood.start(&why)) << why;
+  const SeamRun& seam = *flood.seam;
+  constexpr long kCalls = StalledStdoutFlood::kCalls;
 
   // The JSON file accounts for every call, from what it holds alone.
   const std::string file = "json:" + seam.output_path();
   long long alerts = 0, ring = 0, own = 0;
   EXPECT_TRUE(wait_until(
       [&] {
-        alerts = static_cast<long long>(of_pid(seam.alerts("every_sync"), caller.pid()).size());
+        alerts = static_cast<long long>(of_pid(seam.alerts("every_sync"), flood.caller->pid()).size());
         ring = told(seam, "drops");
         own = told(seam, "output-drops", file);
         return alerts + ring + own == kCalls;
@@ -72,8 +50,8 @@ TEST(OutputLoss, AStalledOutputsLossesAreToldWithTheirCount) {
   long long counted = 0;
   ASSERT_TRUE(wait_until(
       [&] {
-        body = http_get("http://" + listen + "/metrics");
-        counted = sample(body, series);
+        body = http_get("http://" + flood.listen + "/metrics");
+        counted = metric_sample(body, series);
         return counted > 0;
       },
       30s))
@@ -82,11 +60,11 @@ TEST(OutputLoss, AStalledOutputsLossesAreToldWithTheirCount) {
       << told(seam, "output-drops", "stdout") << " told of " << counted << " counted";
   long long told_stdout = told(seam, "output-drops", "stdout");
   EXPECT_TRUE(wait_until(
-      [&] { return sample(http_get("http://" + listen + "/metrics"), series) >= told_stdout; }, 10s))
+      [&] { return metric_sample(http_get("http://" + flood.listen + "/metrics"), series) >= told_stdout; },
+      10s))
       << "more told (" << told_stdout << ") than counted";
   EXPECT_NE(seam.stderr_text().find("output stdout: "), std::string::npos) << seam.stderr_text();
-  EXPECT_EQ(seam.stop(), 0) << seam.stderr_text();
-  close(pipe_fds[0]);
+  EXPECT_EQ(flood.seam->stop(), 0) << seam.stderr_text();
 }
 
 }  // namespace

@@ -6,17 +6,11 @@
 
 #include "support/e2e_helpers.hpp"
 #include "support/seam_process.hpp"
+#include "support/stalled_stdout.hpp"
 #include "support/test_support.hpp"
 
 namespace seam::test {
 namespace {
-
-// The value of the first sample line starting with `prefix` ("name{labels}"), or -1.
-long long sample(const std::string& body, const std::string& prefix) {
-  size_t at = body.find("\n" + prefix + " ");
-  if (at == std::string::npos) return -1;
-  return std::stoll(body.substr(at + prefix.size() + 2));
-}
 
 TEST(OutputMetrics, DeadWebhookShowsRetriesAndDrops) {
   SEAM_REQUIRE_ROOT();
@@ -41,17 +35,18 @@ TEST(OutputMetrics, DeadWebhookShowsRetriesAndDrops) {
   EXPECT_TRUE(wait_until(
       [&] {
         body = http_get("http://" + listen + "/metrics");
-        long long queued = sample(body, "seam_output_accepted_total" + label + "}");
-        long long full = sample(body, "seam_output_dropped_total" + label + ",reason=\"queue_full\"}");
+        long long queued = metric_sample(body, "seam_output_accepted_total" + label + "}");
+        long long full = metric_sample(body, "seam_output_dropped_total" + label + ",reason=\"queue_full\"}");
         // Every alert is either queued or dropped because the queue (2) was full.
-        return queued + full == 10 && full > 0 && sample(body, "seam_output_retries_total" + label + "}") > 0;
+        return queued + full == 10 && full > 0 &&
+               metric_sample(body, "seam_output_retries_total" + label + "}") > 0;
       },
       std::chrono::seconds(10)))
       << body;
-  EXPECT_EQ(sample(body, "seam_output_delivered_total" + label + "}"), 0) << body;
-  EXPECT_GE(sample(body, "seam_output_queue_depth" + label + "}"), 0) << body;
+  EXPECT_EQ(metric_sample(body, "seam_output_delivered_total" + label + "}"), 0) << body;
+  EXPECT_GE(metric_sample(body, "seam_output_queue_depth" + label + "}"), 0) << body;
   EXPECT_NE(body.find("# TYPE seam_output_queue_depth gauge"), std::string::npos);
-  EXPECT_EQ(sample(body, "seam_rule_alerts_total{rule=\"every_sync\"}"), 10) << body;
+  EXPECT_EQ(metric_sample(body, "seam_rule_alerts_total{rule=\"every_sync\"}"), 10) << body;
   EXPECT_EQ(seam.stop(), 0);
 }
 
