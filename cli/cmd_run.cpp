@@ -310,7 +310,7 @@ int run(RunFlags& flags) {
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
   runtime::SessionOptions session;
-  session.units.push_back(std::move(unit.build));
+  session.unit = std::move(unit.build);
   session.ringbuf_bytes = flags.compile.lower.ringbuf_bytes;  // also with no units yet
   session.rule_paths = flags.compile.paths;
   session.compile_unit = [driver](const std::string&) { return driver->compile_unit(); };

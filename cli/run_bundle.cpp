@@ -71,7 +71,7 @@ int run_bundle(BundleRun run) {
   if (geteuid() != 0)
     std::cerr << "seam run: warning: not running as root; loading BPF programs will probably fail\n";
   runtime::SessionOptions session;
-  session.units.push_back(std::move(loaded.unit.build));
+  session.unit = std::move(loaded.unit.build);
   session.rule_paths = {run.path};
   session.compile_unit = [load = run.load](const std::string& path) { return load_bundle(path, load).unit; };
   session.compiler_output = [](const std::string& text) { std::cerr << text; };

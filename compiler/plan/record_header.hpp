@@ -47,7 +47,7 @@ inline constexpr uint32_t kExecNoticeRuleId = 0xffffffffu;
 static_assert((kExecNoticeRuleId & kRuleIdMask) == kRuleIdMask);
 // The rule id of the dynamic loader hook's records (bpf-templates/loader_notice.c.tmpl, written
 // with this value by runtime/run/loader_hook.cpp): its tag, 0xffff, is one no unit gets
-// (UnitContext hands out 1..0xfffe).
+// (the session hands out 1..0xfffe, runtime/run/session.cpp).
 inline constexpr uint32_t kLoaderNoticeRuleId = 0xfffffffeu;
 static_assert(unit_tag_of(kLoaderNoticeRuleId) == 0xffffu);
 

@@ -9,7 +9,6 @@
 #include <thread>
 
 #include "runtime/elf/proc_maps_round.hpp"
-#include "runtime/load/features.hpp"
 #include "runtime/output/plan_enums.hpp"
 #include "runtime/output/shared_sink.hpp"
 #include "runtime/python/stack_namer.hpp"
@@ -27,42 +26,64 @@ std::string rule_names(const plan::Plan& plan, const plan::Attachment& a) {
 
 }  // namespace
 
-Result<std::unique_ptr<RuleUnit>> RuleUnit::start(std::unique_ptr<UnitBuild> build, UnitContext& context,
-                                                  LoadResult* preloaded, uint32_t tag) {
+Result<std::unique_ptr<RuleUnit>> RuleUnit::start(std::unique_ptr<UnitBuild> build, LoadResult loaded,
+                                                  uint32_t tag, const UnitServices& services) {
   std::unique_ptr<RuleUnit> unit(new RuleUnit());
   unit->build_ = std::move(build);
-  unit->context_ = &context;
-  const plan::Plan& plan = unit->build_->plan;
-  PipelineOptions options;
-  options.symbolizer = context.symbols->function();
-  options.unwinder = context.symbols->unwinder();
+  unit->services_ = &services;
   auto frame_namer = std::make_shared<python::FrameNamer>();
-  options.py_namer = python::py_stack_namer(frame_namer);
-  options.enum_namer = plan_enum_namer(plan);
-  options.identify = context.identify;
-  std::vector<std::unique_ptr<Sink>> sinks;
-  for (const auto& s : context.sinks) sinks.push_back(std::make_unique<SharedSink>(s));
-  unit->pipeline_ = std::make_unique<AlertPipeline>(plan, std::move(sinks), std::move(options));
-  auto notice = [u = unit.get()](const Notice& n) {
-    std::lock_guard lock(u->notice_mutex_);
-    u->pipeline_->notice(n);
-  };
-
-  LoadResult loaded = preloaded
-                          ? std::move(*preloaded)
-                          : LoadedObject::load(unit->build_->object, plan, probe_features(),
-                                               context.share(plan, tag ? tag : (tag = context.new_tag())));
+  unit->make_pipeline(frame_namer);
   if (!loaded) {
     unit->stopped_ = true;
     return Error{"cannot load the BPF program: " + loaded.error(), loaded.code()};
   }
   unit->object_ = std::move(*loaded);
-  LoadedObject& object = *unit->object_;
   unit->tag_ = tag;
-  context.by_tag[tag] = unit.get();
+  const plan::Plan& plan = unit->build_->plan;
   unit->map_fill_ = std::make_unique<StateMapFill>(
-      unit->build_->plan, [u = unit.get()](const std::string& name) { return u->object_->map_fd(name); });
-  for (const Unavailable& u : object.unavailable()) {
+      plan, [u = unit.get()](const std::string& name) { return u->object_->map_fd(name); });
+  // Kernel probes and libraries attach on two threads: their notices take turns.
+  NoticeFn notice = [u = unit.get()](const Notice& n) {
+    std::lock_guard lock(u->notice_mutex_);
+    u->pipeline_->notice(n);
+  };
+  unit->report_unavailable(notice);
+  unit->attacher_ = std::make_unique<ProbeAttacher>(plan, *unit->object_, notice);
+  // Each library's first subscription and the GIL readers' watch scan /proc: one read of each
+  // process's maps for them all (proc_maps_round.hpp).
+  elf::ProcMapsRound round;
+  unit->attach(notice);
+  unit->start_memory_readers(notice, frame_namer);
+  if (!plan.identity_tests.empty()) {
+    unit->identity_ = std::make_unique<IdentityKeeper>(
+        plan.identity_tests, unit->object_->map_fd(plan.identity_map), services.cgroups);
+    unit->rescan_identity();
+  }
+  unit->pending_ = std::make_unique<PendingScanner>(
+      plan, [u = unit.get()](const std::string& name) { return u->object_->map_fd(name); });
+  unit->reported_drops_.assign(plan.rules.size() + 1, 0);
+  return unit;
+}
+
+// The unit's own pipeline, writing to the run's outputs through shared handles.
+void RuleUnit::make_pipeline(const std::shared_ptr<python::FrameNamer>& frame_namer) {
+  const plan::Plan& plan = build_->plan;
+  PipelineOptions options;
+  options.symbolizer = services_->symbols->function();
+  options.unwinder = services_->symbols->unwinder();
+  options.py_namer = python::py_stack_namer(frame_namer);
+  options.enum_namer = plan_enum_namer(plan);
+  options.identify = services_->identify;
+  std::vector<std::unique_ptr<Sink>> sinks;
+  for (const auto& s : services_->sinks) sinks.push_back(std::make_unique<SharedSink>(s));
+  pipeline_ = std::make_unique<AlertPipeline>(plan, std::move(sinks), std::move(options));
+}
+
+// Probes this kernel cannot attach (the loader said so), and rules and metrics left out at
+// compile time for a probe this kernel lacks (plan.hpp).
+void RuleUnit::report_unavailable(const NoticeFn& notice) const {
+  const plan::Plan& plan = build_->plan;
+  for (const Unavailable& u : object_->unavailable()) {
     std::string rules = rule_names(plan, u.attachment);
     Notice n{plan::Severity::Warning,
              notice_id(NoticeKind::ProbeUnavailable),
@@ -76,25 +97,28 @@ Result<std::unique_ptr<RuleUnit>> RuleUnit::start(std::unique_ptr<UnitBuild> bui
       n.rule = plan.rules[u.attachment.rules[0]].name;
     notice(n);
   }
-
-  // Rules and metrics left out at compile time for a probe this kernel lacks (plan.hpp).
   for (const plan::UnavailableRule& u : plan.unavailable_rules)
     notice(Notice{plan::Severity::Warning, notice_id(NoticeKind::ProbeUnavailable),
                   std::string(u.metric ? "metric " : "rule ") + u.name + " (" + u.origin +
                       ") is disabled: " + u.reason + "; the file's other rules run",
                   u.metric ? std::nullopt : std::optional<std::string>(u.name), 0});
+}
 
-  unit->attacher_ = std::make_unique<ProbeAttacher>(plan, object, notice);
+// Every probe: kernel probes, the exec notice and the scope's programs on a thread of their own,
+// beside the libraries' uprobes (found in /proc through the hub).
+void RuleUnit::attach(const NoticeFn& notice) {
+  const plan::Plan& plan = build_->plan;
+  LoadedObject& object = *object_;
   // Kernel probes attach on a thread of their own, beside library discovery and the uprobes: the
   // first program on a tracepoint can wait out an RCU grace period in the kernel (when the
   // tracepoint was in use a moment ago: 35-75 ms on a busy host), which then overlaps the /proc
   // scan instead of adding to it. Joined before the memory readers and so before `ready`. (A
   // process that execs after the scan read /proc and before the exec probe attached is found by
   // the next rescan, 500 ms later, instead of its exec notice.)
-  std::jthread kernel_probes([u = unit.get(), &object, notice] {
-    u->attacher_->attach_kernel_probes();
-    u->exec_attached_ = object.is_loaded("seam_exec_notice") &&
-                        object.attach_tracepoint("seam_exec_notice", "sched", "sched_process_exec").ok();
+  std::jthread kernel_probes([this, &object, notice] {
+    attacher_->attach_kernel_probes();
+    exec_attached_ = object.is_loaded("seam_exec_notice") &&
+                     object.attach_tracepoint("seam_exec_notice", "sched", "sched_process_exec").ok();
     // A scoped object's children-follow and exit programs (bpf-templates/scope_follow.c.tmpl).
     for (const auto& [program, event] : {std::pair{"seam_scope_fork", "sched_process_fork"},
                                          std::pair{"seam_scope_exit", "sched_process_exit"}})
@@ -107,9 +131,6 @@ Result<std::unique_ptr<RuleUnit>> RuleUnit::start(std::unique_ptr<UnitBuild> bui
                       0});
   });
 
-  // Each library's first subscription and the GIL readers' watch scan /proc: one read of each
-  // process's maps for them all (proc_maps_round.hpp).
-  elf::ProcMapsRound round;
   for (size_t i = 0; i < plan.libraries.size(); ++i) {
     const plan::Library& lib = plan.libraries[i];
     int library = static_cast<int>(i);
@@ -124,48 +145,34 @@ Result<std::unique_ptr<RuleUnit>> RuleUnit::start(std::unique_ptr<UnitBuild> bui
         continue;
       }
       discover::LibraryFile file{lib.path, lib.path, st.st_dev, st.st_ino, {}};
-      unit->attacher_->attach_library_file(library, file);
+      attacher_->attach_library_file(library, file);
       continue;
     }
-    RuleUnit* u = unit.get();
-    unit->subscriptions_.push_back(
-        context.libraries->subscribe(lib.patterns, [u, library](const discover::LibraryFile& f) {
-          for (pid_t pid : f.pids) u->context_->symbols->remember(pid);
-          u->attacher_->attach_library_file(library, f);
+    subscriptions_.push_back(
+        services_->libraries->subscribe(lib.patterns, [this, library](const discover::LibraryFile& f) {
+          for (pid_t pid : f.pids) services_->symbols->remember(pid);
+          attacher_->attach_library_file(library, f);
         }));
   }
   kernel_probes.join();
+}
+
+// States read from the memory of processes that map the reader's library (the GIL's holder).
+void RuleUnit::start_memory_readers(const NoticeFn& notice,
+                                    const std::shared_ptr<python::FrameNamer>& frame_namer) {
+  const plan::Plan& plan = build_->plan;
   for (const plan::MemoryReader& reader : plan.memory_readers) {
     if (reader.library < 0 || static_cast<size_t>(reader.library) >= plan.libraries.size()) continue;
-    auto gil = std::make_shared<python::GilReader>(reader, object.map_fd(reader.map), notice, frame_namer);
-    unit->memory_readers_.push_back(gil);
-    unit->subscriptions_.push_back(context.libraries->watch_processes(
+    auto gil = std::make_shared<python::GilReader>(reader, object_->map_fd(reader.map), notice, frame_namer);
+    memory_readers_.push_back(gil);
+    subscriptions_.push_back(services_->libraries->watch_processes(
         plan.libraries[static_cast<size_t>(reader.library)].patterns,
         [gil](pid_t pid, const std::vector<discover::LibraryFile>& files) { gil->on_process(pid, files); }));
   }
-  if (!plan.identity_tests.empty()) {
-    unit->identity_ = std::make_unique<IdentityKeeper>(plan.identity_tests, object.map_fd(plan.identity_map),
-                                                       context.cgroups);
-    unit->rescan_identity();
-  }
-  unit->pending_ = std::make_unique<PendingScanner>(
-      plan, [u = unit.get()](const std::string& name) { return u->object_->map_fd(name); });
-  unit->reported_drops_.assign(plan.rules.size() + 1, 0);
-  return unit;
 }
 
 RuleUnit::~RuleUnit() {
   stop();
-  if (context_ && context_->by_tag.count(tag_) && context_->by_tag[tag_] == this)
-    context_->by_tag.erase(tag_);
-}
-
-uint32_t UnitContext::new_tag() {
-  for (;;) {
-    uint32_t tag = next_tag;
-    next_tag = next_tag >= 0xfffe ? 1 : next_tag + 1;
-    if (!by_tag.count(tag)) return tag;
-  }
 }
 
 void RuleUnit::on_record(std::span<const uint8_t> bytes) {
@@ -219,13 +226,13 @@ size_t RuleUnit::detach_probes() {
 DetachStats RuleUnit::stop() {
   if (stopped_) return {};
   stopped_ = true;
-  for (int id : subscriptions_) context_->libraries->unsubscribe(id);
+  for (int id : subscriptions_) services_->libraries->unsubscribe(id);
   subscriptions_.clear();
   // Deliver what is already in the ring, then detach every probe at once, then what came since.
-  if (context_->drain) context_->drain();
+  if (services_->drain) services_->drain();
   DetachStats detached = object_->detach_all();
   detached.links += detached_early_;
-  if (context_->drain) context_->drain();
+  if (services_->drain) services_->drain();
   report_drops();
   pipeline_->finish();
   return detached;

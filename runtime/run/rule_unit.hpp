@@ -1,13 +1,12 @@
 #pragma once
 // The run's rule files running (all of them, in one BPF object, or a bundle's): the object loaded,
-// its probes attached (uprobes through the shared LibraryHub), its records (taken from the ring,
-// by the unit tag in their rule id) fed to its own AlertPipeline, which writes to the session's
-// outputs. A reload starts the next unit before it stops this one; for that moment both are
+// its probes attached (uprobes through the shared LibraryHub), its records (taken from the ring by
+// the session, by the unit tag in their rule id) fed to its own AlertPipeline, which writes to the
+// session's outputs. A reload starts the next unit before it stops this one; for that moment both are
 // attached, and the live generation (live_generation.hpp) says which one acts.
 #include <sys/types.h>
 
 #include <functional>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -20,67 +19,41 @@
 #include "runtime/output/alert_pipeline.hpp"
 #include "runtime/python/gil_reader.hpp"
 #include "runtime/run/bpf_fill.hpp"
-#include "runtime/run/event_reader.hpp"
 #include "runtime/run/identity_keeper.hpp"
 #include "runtime/run/library_hub.hpp"
-#include "runtime/run/live_generation.hpp"
 #include "runtime/run/pending_scanner.hpp"
 #include "runtime/run/probe_attacher.hpp"
-#include "runtime/run/scope_keeper.hpp"
 #include "runtime/run/stack_symbolizer.hpp"
 #include "runtime/run/unit_build.hpp"
 
 namespace seam::runtime {
 
-class RuleUnit;
-
-// What every unit of a session shares.
-struct UnitContext {
-  std::vector<std::shared_ptr<Sink>> sinks;
+// What a unit uses of the run it is part of: services it calls, passed to it at start and never
+// changed by it. The session owns them; they outlive every unit.
+struct UnitServices {
+  std::vector<std::shared_ptr<Sink>> sinks;  // the run's outputs, each behind its queue
   StackSymbolizerAdapter* symbols = nullptr;
-  std::function<void(Alert&)> identify;
+  std::function<void(Alert&)> identify;     // container and pod identity of an alert
   std::shared_ptr<CgroupResolver> cgroups;  // cgroup id -> identity, for identity tests
-  LibraryHub* libraries = nullptr;
-  std::function<void(pid_t)> on_exec;  // a process in scope has just exec'd
-  // The ring every unit's object writes into, the reader's hand-off of a unit's records (by the
-  // tag in their rule id), and a call that delivers everything in the ring now.
-  int ring_fd = -1;
-  std::map<uint32_t, RuleUnit*> by_tag;
+  LibraryHub* libraries = nullptr;          // library subscriptions and process watches
+  // Delivers everything in the shared ring now, each record to the unit of its tag (this one
+  // too, while it stops).
   std::function<void()> drain;
-  // The seam_scope map scoped objects share, and the bits each needs (null: none kept).
-  ScopeKeeper* scope = nullptr;
-  // The run's live generation switch (null: none), and the generation objects loaded now get:
-  // the live one at start, the next one while a reload loads its object.
-  LiveGeneration* live = nullptr;
-  uint32_t generation = 1;
-  RingShare share(const plan::Plan& plan, uint32_t tag) const {
-    return RingShare{ring_fd,
-                     tag,
-                     scope ? scope->fd() : -1,
-                     scope ? scope->masks_for(plan) : std::vector<uint64_t>{},
-                     {},
-                     live ? live->fd() : -1,
-                     generation};
-  }
-  uint32_t next_tag = 1;
-  // A tag no running unit has (1..0xfffe: all ones in a rule id is the exec notice).
-  uint32_t new_tag();
 };
 
 class RuleUnit {
  public:
-  // Loads the object and attaches every probe; the error says why the object could not be
-  // loaded (nothing stays attached then).
-  // `loaded`: the object already loaded from build->object (session start loads them in parallel).
-  // `tag`: from context.new_tag(), the one `loaded` was loaded with (0: a new one).
-  static Result<std::unique_ptr<RuleUnit>> start(std::unique_ptr<UnitBuild> build, UnitContext& context,
-                                                 LoadResult* loaded = nullptr, uint32_t tag = 0);
+  // Attaches every probe of `loaded` (build->object, loaded by the session with the ring share of
+  // `tag`); the error says why the object could not be loaded (nothing stays attached then).
+  static Result<std::unique_ptr<RuleUnit>> start(std::unique_ptr<UnitBuild> build, LoadResult loaded,
+                                                 uint32_t tag, const UnitServices& services);
   ~RuleUnit();  // stop()
   RuleUnit(const RuleUnit&) = delete;
   RuleUnit& operator=(const RuleUnit&) = delete;
 
   const UnitBuild& build() const { return *build_; }
   const plan::Plan& plan() const { return build_->plan; }
+  uint32_t tag() const { return tag_; }  // in the rule id of each of its records
   bool follows_exec() const { return exec_attached_; }
   int map_fd(const std::string& name) const { return object_->map_fd(name); }
 
@@ -114,10 +87,15 @@ class RuleUnit {
 
  private:
   RuleUnit() = default;
+  // start()'s steps, in order.
+  void make_pipeline(const std::shared_ptr<python::FrameNamer>& frame_namer);
+  void report_unavailable(const NoticeFn& notice) const;
+  void attach(const NoticeFn& notice);
+  void start_memory_readers(const NoticeFn& notice, const std::shared_ptr<python::FrameNamer>& frame_namer);
   void report_drops();
 
   std::unique_ptr<UnitBuild> build_;
-  UnitContext* context_ = nullptr;
+  const UnitServices* services_ = nullptr;
   std::unique_ptr<AlertPipeline> pipeline_;
   std::unique_ptr<LoadedObject> object_;
   std::unique_ptr<ProbeAttacher> attacher_;

@@ -12,7 +12,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <thread>
 
 #include "runtime/elf/proc_maps_round.hpp"
 #include "runtime/identity/cgroup_resolver.hpp"
@@ -20,7 +19,6 @@
 #include "runtime/load/features.hpp"
 #include "runtime/output/queued_sink.hpp"
 #include "runtime/run/loader_record.hpp"
-#include "runtime/run/parallel_for.hpp"
 #include "runtime/run/pods_reporter.hpp"
 #include "runtime/run/session_state.hpp"
 #include "runtime/safety/capabilities.hpp"
@@ -47,7 +45,10 @@ uint64_t count_open_fds() {
 }  // namespace
 
 Session::Session(SessionOptions options)
-    : options_(std::move(options)), libraries_(options_.pid), reloader_(options_.rule_paths, {}) {
+    : options_(std::move(options)),
+      libraries_(options_.pid),
+      units_(handover_steps()),
+      reloader_(options_.rule_paths, {}) {
   // Each output behind its own queue and thread (webhooks have theirs): a stalled one drops and
   // counts its own records while the others, the metrics and SIGTERM go on.
   for (auto& s : options_.sinks) {
@@ -56,15 +57,20 @@ Session::Session(SessionOptions options)
     sinks_.push_back(std::move(sink));
   }
   options_.sinks.clear();
-  context_.sinks = sinks_;
-  context_.symbols = &symbols_;
   // Container and pod identity from the cgroup id, resolved once per cgroup (cached).
   CgroupResolverOptions identity_options;
   identity_options.pods = options_.pods;
   pods_reporter_ = std::make_unique<PodsReporter>(options_.pods, options_.pods_shown_url);
   cgroups_ = std::make_shared<CgroupResolver>(std::move(identity_options));
-  context_.cgroups = cgroups_;
-  context_.identify = [cgroups = cgroups_](Alert& a) {
+  services_ = unit_services();
+}
+
+UnitServices Session::unit_services() {
+  UnitServices services;
+  services.sinks = sinks_;
+  services.symbols = &symbols_;
+  services.cgroups = cgroups_;
+  services.identify = [cgroups = cgroups_](Alert& a) {
     Identity id = cgroups->resolve(a.cgroup);
     a.cgroup_path = std::move(id.cgroup_path);
     a.container_id = std::move(id.container_id);
@@ -73,16 +79,11 @@ Session::Session(SessionOptions options)
     a.pod_name = std::move(id.pod_name);
     a.pod_namespace = std::move(id.pod_namespace);
   };
-  context_.libraries = &libraries_;
-  // A new process maps its libraries after exec, so it is scanned a little later, twice (once
-  // however many units saw the exec).
-  context_.on_exec = [this](pid_t pid) {
-    if (options_.pid && *options_.pid != pid) return;
-    for (const auto& [at, p] : pending_scans_)
-      if (p == pid) return;
-    pending_scans_.emplace(now_ms() + 30, pid);
-    pending_scans_.emplace(now_ms() + 300, pid);
+  services.libraries = &libraries_;
+  services.drain = [this] {
+    if (reader_) reader_->consume([this](std::span<const uint8_t> b) { on_record(b); });
   };
+  return services;
 }
 
 Session::~Session() {
@@ -92,12 +93,33 @@ Session::~Session() {
   if (ring_fd_ >= 0) close(ring_fd_);
 }
 
-// One ring buffer for every unit (--ringbuf-size in all, whatever the number of rule files): the
-// objects reuse its fd at load, and each record's rule id carries the unit's tag.
+uint32_t Session::new_tag() {
+  const RuleUnit* running = units_.running();
+  for (;;) {
+    uint32_t tag = next_tag_;
+    next_tag_ = next_tag_ >= 0xfffe ? 1 : next_tag_ + 1;
+    if (!running || running->tag() != tag) return tag;
+  }
+}
+
+// What an object shares with the run when it loads: the ring, the scope map and the bits its
+// plan needs there, the live generation switch and the generation it acts in.
+RingShare Session::share(const plan::Plan& plan, uint32_t tag, uint32_t generation) const {
+  return RingShare{ring_fd_,
+                   tag,
+                   scope_ ? scope_->fd() : -1,
+                   scope_ ? scope_->masks_for(plan) : std::vector<uint64_t>{},
+                   {},
+                   live_ ? live_->fd() : -1,
+                   generation};
+}
+
+// One ring buffer (--ringbuf-size, whatever the number of rule files), which the next unit of a
+// reload shares: the objects reuse its fd at load, and each record's rule id carries the unit's tag.
 Result<uint32_t> Session::open_ring() {
   uint32_t bytes = options_.ringbuf_bytes;
   // Lowering grows a unit's ring to hold its largest records (stack copies): never below that.
-  for (const auto& unit : options_.units) bytes = std::max(bytes, unit->plan.ringbuf_bytes);
+  if (options_.unit) bytes = std::max(bytes, options_.unit->plan.ringbuf_bytes);
   ring_fd_ = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "seam_events", 0, 0, bytes, nullptr);
   if (ring_fd_ < 0)
     return Error{"cannot create the ring buffer (" + std::to_string(bytes) +
@@ -105,9 +127,7 @@ Result<uint32_t> Session::open_ring() {
   reader_ = std::make_unique<EventReader>(ring_fd_);
   if (!reader_->ok()) return Error{"cannot read the ring buffer: " + reader_->error()};
   ring_fill_ = std::make_unique<RingbufFill>(ring_fd_);
-  result_.ringbuf_bytes = bytes;
-  context_.ring_fd = ring_fd_;
-  context_.drain = [this] { reader_->consume([this](std::span<const uint8_t> b) { on_record(b); }); };
+  ringbuf_bytes_ = bytes;
   return bytes;
 }
 
@@ -124,14 +144,24 @@ void Session::on_record(std::span<const uint8_t> bytes) {
     return;
   }
   if (raw == plan::kExecNoticeRuleId) {
-    if (pid && context_.on_exec) context_.on_exec(*pid);
+    if (pid) exec_seen(*pid);
     return;
   }
   if (pid) symbols_.remember_once(*pid);
-  auto unit = context_.by_tag.find(plan::unit_tag_of(raw));
-  if (unit != context_.by_tag.end()) unit->second->on_record(bytes);
+  uint32_t tag = plan::unit_tag_of(raw);
+  for (RuleUnit* unit : {units_.running(), units_.beside()})
+    if (unit && unit->tag() == tag) return unit->on_record(bytes);
   // else: a record of a unit already gone (its ring was drained as it stopped): cannot happen
   // unless the kernel delivered it after detach, and then there is no plan to decode it with.
+}
+
+// A new process maps its libraries after exec, so it is scanned a little later, twice.
+void Session::exec_seen(pid_t pid) {
+  if (options_.pid && *options_.pid != pid) return;
+  for (const auto& [at, p] : pending_scans_)
+    if (p == pid) return;
+  pending_scans_.emplace(now_ms() + 30, pid);
+  pending_scans_.emplace(now_ms() + 300, pid);
 }
 
 // Each process entering the scope is named once (a workload is a few processes, not the host's
@@ -174,49 +204,38 @@ void Session::notice(const Notice& n) {
   for (auto& s : sinks_) s->write_notice(n);
 }
 
-// After units start or stop: the metrics' merged plan.
-void Session::units_changed() {
-  plan::Plan merged;
+// After the running unit changed: the metrics follow its plan (rules, windows, and its metrics,
+// whose maps go by the metric's name: metric_<name>, as /metrics shows them).
+void Session::unit_changed() {
+  plan::Plan plan;
   std::map<std::string, int> fds;
-  metric_rules_.clear();
-  for (const auto& [path, unit] : units_) {
+  if (const RuleUnit* unit = units_.running()) {
     const plan::Plan& p = unit->plan();
-    std::map<uint32_t, uint32_t> global;  // the unit's rule id -> the merged plan's
-    for (const plan::Rule& r : p.rules) {
-      global[r.id] = static_cast<uint32_t>(merged.rules.size());
-      merged.rules.push_back(r);
-      merged.rules.back().id = global[r.id];
-      metric_rules_.push_back({unit.get(), r.id});
-    }
-    // Each object names its metric maps metric0, metric1...: in the merged plan they go by the
-    // metric's name, which is unique across files.
-    merged.enums.insert(p.enums.begin(), p.enums.end());  // for metric labels served by name
+    plan.rules = p.rules;
+    plan.enums = p.enums;  // for metric labels served by name
     for (const plan::Metric& m : p.metrics) {
-      merged.metrics.push_back(m);
-      merged.metrics.back().map = "metric_" + m.name;
-      fds[merged.metrics.back().map] = unit->map_fd(m.map);
+      plan.metrics.push_back(m);
+      plan.metrics.back().map = "metric_" + m.name;
+      fds[plan.metrics.back().map] = unit->map_fd(m.map);
       for (const plan::Map& map : p.maps)
         if (map.name == m.map) {
-          merged.maps.push_back(map);
-          merged.maps.back().name = merged.metrics.back().map;
+          plan.maps.push_back(map);
+          plan.maps.back().name = plan.metrics.back().map;
         }
     }
-    for (plan::Window w : p.windows) {
-      w.rule_id = global.count(w.rule_id) ? global[w.rule_id] : 0xffffffffu;
-      merged.windows.push_back(w);
-    }
+    plan.windows = p.windows;
   }
   auto map_fd = [fds](const std::string& name) {
     auto it = fds.find(name);
     return it == fds.end() ? -1 : it->second;
   };
   if (!metrics_) {
-    metrics_ = std::make_unique<MetricsService>(merged, map_fd);
-    metrics_->set_identity_namer([cgroups = context_.cgroups](const std::string& label, uint64_t cgroup) {
+    metrics_ = std::make_unique<MetricsService>(plan, map_fd);
+    metrics_->set_identity_namer([cgroups = cgroups_](const std::string& label, uint64_t cgroup) {
       return cgroups ? identity_field(cgroups->resolve(cgroup), label) : std::string();
     });
   } else
-    metrics_->set_plan(merged, map_fd);
+    metrics_->set_plan(plan, map_fd);
   metrics_->set_repeat_interval(options_.alert_repeat_ms * 1000000);
 }
 
@@ -228,9 +247,9 @@ int Session::wait_and_consume(int timeout_ms) {
 
 metrics::SelfStats Session::self_stats() const {
   metrics::SelfStats self;
-  for (const auto& [path, unit] : units_) unit->add_stats(self);
-  for (const auto& sink : sinks_) sink->counters(self.outputs);  // shared: once, not per unit
-  self.ringbuf_bytes = result_.ringbuf_bytes;
+  if (const RuleUnit* unit = units_.running()) unit->add_stats(self);
+  for (const auto& sink : sinks_) sink->counters(self.outputs);
+  self.ringbuf_bytes = ringbuf_bytes_;
   if (scope_)
     self.maps.push_back(metrics::MapFill{"seam_scope", scope_->size(), ScopeKeeper::kMaxProcesses, {}});
   self.processes_tracked = libraries_.processes();
@@ -249,7 +268,7 @@ metrics::SelfStats Session::self_stats() const {
 
 SessionResult Session::run() {
   int64_t started = now_ms();
-  if (!start_units()) return fail();
+  if (!start_unit()) return fail();
   announce_ready(started);
   if (!serve_metrics()) return fail();
   drop_privileges();
@@ -257,23 +276,22 @@ SessionResult Session::run() {
   loop(started);
   if (compiling_.valid()) compiling_.wait();  // a reload in flight is dropped
   if (options_.summary_at_exit || options_.report_ms > 0) {
-    for (auto& [path, unit] : units_) unit->flush();
+    if (RuleUnit* unit = units_.running()) unit->flush();
     print_summary();
   }
-  stop_units();
-  return result_;
+  stop_unit();
+  return SessionResult{};
 }
 
 SessionResult Session::fail() {
-  for (auto& [p, u] : units_) u->stop();
+  if (RuleUnit* unit = units_.running()) unit->stop();
   for (auto& s : sinks_) s->flush();
-  result_.exit_code = 1;
-  return result_;
+  return SessionResult{1};
 }
 
-// The ring, the scope map, and every unit loaded (in parallel: the verifier is most of a unit's
-// start) and attached. False, with a notice, when one cannot start: the run stops.
-bool Session::start_units() {
+// The ring, the scope map, the live generation, and the unit loaded and attached. False, with a
+// notice, when one cannot start: the run stops.
+bool Session::start_unit() {
   if (Result<uint32_t> ring = open_ring(); !ring) {
     notice(Notice{plan::Severity::Error, notice_id(NoticeKind::LoadFailed), ring.error(), {}, 0});
     return false;
@@ -292,46 +310,32 @@ bool Session::start_units() {
     notice(Notice{plan::Severity::Error, notice_id(NoticeKind::LoadFailed), live_->error(), {}, 0});
     return false;
   }
-  context_.scope = scope_.get();
-  context_.live = live_.get();
-  context_.generation = live_->live();  // the units of the start act from their attach
-  std::vector<std::optional<LoadResult>> loaded(options_.units.size());
-  std::vector<RingShare> shares;
-  for (const auto& build : options_.units) shares.push_back(context_.share(build->plan, context_.next_tag++));
-  start_round_.emplace();  // units and scope: one /proc pass, until announce_ready
-  parallel_for(options_.units.size(), [&](size_t i) {
-    loaded[i] =
-        LoadedObject::load(options_.units[i]->object, options_.units[i]->plan, probe_features(), shares[i]);
-  });
-  for (size_t i = 0; i < options_.units.size(); ++i) {
-    std::unique_ptr<UnitBuild>& build = options_.units[i];
-    std::string path = build->path;
-    unit_name_ = path;
-    Result<std::unique_ptr<RuleUnit>> unit =
-        RuleUnit::start(std::move(build), context_, &*loaded[i], shares[i].unit_tag);
-    if (!unit) {
-      notice(Notice{plan::Severity::Error, notice_id(NoticeKind::LoadFailed), unit.error(), {}, 0});
-      return false;
-    }
-    units_[path] = std::move(*unit);
+  start_round_.emplace();  // the unit and the scope: one /proc pass, until announce_ready
+  if (!options_.unit) return true;
+  std::unique_ptr<UnitBuild> build = std::move(options_.unit);
+  unit_name_ = build->path;
+  uint32_t tag = new_tag();
+  // The unit of the start acts from its attach: it is loaded in the live generation.
+  LoadResult loaded = LoadedObject::load(build->object, build->plan, probe_features(),
+                                         share(build->plan, tag, live_->live()));
+  Result<std::unique_ptr<RuleUnit>> unit =
+      RuleUnit::start(std::move(build), std::move(loaded), tag, services_);
+  if (!unit) {
+    notice(Notice{plan::Severity::Error, notice_id(NoticeKind::LoadFailed), unit.error(), {}, 0});
+    return false;
   }
-  options_.units.clear();
+  units_.run(std::move(*unit));
   return true;
 }
 
 // Everything that must hold before `ready`: the processes already running scanned, the cgroups
 // known, the rule files watched; then the notice, and -c's command may start.
 void Session::announce_ready(int64_t started) {
-  bool follows_exec = false;
-  size_t probes = 0, rules = 0;
-  for (const auto& [path, unit] : units_) {
-    follows_exec = follows_exec || unit->follows_exec();
-    probes += unit->attached();
-    rules += unit->plan().rules.size();
-  }
+  const RuleUnit* unit = units_.running();
+  size_t probes = unit ? unit->attached() : 0, rules = unit ? unit->plan().rules.size() : 0;
   // Exec notices let a new process's libraries be found within ~300 ms; without them the
   // periodic rescan still finds them, only later.
-  if (!follows_exec && !units_.empty())
+  if (unit && !unit->follows_exec())
     notice(Notice{plan::Severity::Warning,
                   notice_id(NoticeKind::ExecNoticesUnavailable),
                   "cannot follow exec (sched:sched_process_exec); new processes are found by rescans every " +
@@ -354,15 +358,15 @@ void Session::announce_ready(int64_t started) {
                     {},
                     0});
   }
-  result_.attach_ms = attach_ms_ = static_cast<double>(now_ms() - started);
+  attach_ms_ = static_cast<double>(now_ms() - started);
   notice(Notice{plan::Severity::Info,
                 notice_id(NoticeKind::Ready),
                 std::to_string(probes) + " probes attached for " + std::to_string(rules) + " rules in " +
-                    std::to_string(static_cast<int64_t>(result_.attach_ms)) + " ms",
+                    std::to_string(static_cast<int64_t>(attach_ms_)) + " ms",
                 {},
                 probes});
   for (auto& s : sinks_) s->flush();
-  units_changed();
+  unit_changed();
   if (options_.on_ready) options_.on_ready();
 }
 
@@ -406,8 +410,8 @@ void Session::drop_privileges() {
 // Windowed rules' alerts, evaluated by the metrics engine, go to the unit of their rule.
 std::function<void(uint32_t, Alert&)> Session::user_space_alerts() {
   return [this](uint32_t rule_id, Alert& alert) {
-    if (rule_id < metric_rules_.size())
-      metric_rules_[rule_id].first->write_alert(metric_rules_[rule_id].second, alert);
+    if (RuleUnit* unit = units_.running(); unit && rule_id < unit->plan().rules.size())
+      unit->write_alert(rule_id, alert);
   };
 }
 
@@ -448,7 +452,7 @@ void Session::loop(int64_t started) {
     if (compiling_.valid() && compiling_.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
       apply_reload(compiling_.get());
     if (now >= timers.next_second && !every_second(now, timers)) break;
-    for (auto& [path, unit] : units_) unit->flush();
+    if (RuleUnit* unit = units_.running()) unit->flush();
   }
 }
 
@@ -465,7 +469,7 @@ void Session::scan_processes(int64_t now, Timers& timers) {
   elf::ProcMapsRound round;  // every rescanner, watch and the scope keeper read each process's maps once
   libraries_.scan();
   if (scope_) scope_scanned(scope_->scan());
-  for (auto& [path, unit] : units_) unit->rescan_identity();
+  if (RuleUnit* unit = units_.running()) unit->rescan_identity();
   timers.next_rescan = now + options_.rescan_ms;
 }
 
@@ -480,7 +484,7 @@ bool Session::every_second(int64_t now, Timers& timers) {
                   0});
     return false;
   }
-  for (auto& [path, unit] : units_) unit->every_second();
+  if (RuleUnit* unit = units_.running()) unit->every_second();
   for (const Notice& lost : output_losses_.take(sinks_)) notice(lost);
   if (std::optional<std::string> lost = loader_ ? loader_->newly_lost() : std::nullopt)
     notice(Notice{plan::Severity::Warning, notice_id(NoticeKind::Drops), *lost, {}, 0});
@@ -500,33 +504,24 @@ bool Session::every_second(int64_t now, Timers& timers) {
   return true;
 }
 
-// Every unit's probes at once (a unit's detach mostly waits in the kernel), then each unit
-// drains its records and reports.
-void Session::stop_units() {
+// The unit's probes detached, then its records drained and its drops reported.
+void Session::stop_unit() {
   int64_t detach_start = now_ms();
   size_t links = 0;
-  context_.drain();
-  std::vector<RuleUnit*> running;
-  for (auto& [path, unit] : units_) running.push_back(unit.get());
-  std::vector<std::thread> detaching;
-  detaching.reserve(running.size());
-  for (RuleUnit* unit : running) detaching.emplace_back([unit] { unit->detach_probes(); });
-  for (std::thread& t : detaching) t.join();
-  for (auto& [path, unit] : units_) {
+  services_.drain();
+  if (RuleUnit* unit = units_.running()) {
+    unit->detach_probes();
     links += unit->stop().links;
     retired_records_ += unit->records();
     retired_dropped_ += unit->dropped();
-    result_.probes_attached += unit->attached();
   }
-  result_.detach_ms = static_cast<double>(now_ms() - detach_start);
-  result_.records = retired_records_;
-  result_.dropped = retired_dropped_;
+  auto detach_ms = static_cast<double>(now_ms() - detach_start);
   for (const Notice& lost : output_losses_.take(sinks_)) notice(lost);
   notice(Notice{plan::Severity::Info,
                 notice_id(NoticeKind::Stopped),
                 "detached " + std::to_string(links) + " probes in " +
-                    std::to_string(static_cast<int64_t>(result_.detach_ms)) + " ms; " +
-                    std::to_string(result_.records) + " records, " + std::to_string(result_.dropped) +
+                    std::to_string(static_cast<int64_t>(detach_ms)) + " ms; " +
+                    std::to_string(retired_records_) + " records, " + std::to_string(retired_dropped_) +
                     " dropped",
                 {},
                 0});

@@ -22,8 +22,8 @@ struct SessionOptions {
   bool drop_capabilities = true;
   // The rule unit: every rule file of the run in one object (or a bundle's object). A reload
   // builds it again with compile_unit and replaces it whole.
-  std::vector<std::unique_ptr<UnitBuild>> units;
-  uint32_t ringbuf_bytes = 1u << 22;  // --ringbuf-size: the one ring every unit shares
+  std::unique_ptr<UnitBuild> unit;
+  uint32_t ringbuf_bytes = 1u << 22;  // --ringbuf-size: the one ring, which a reload's unit shares
   // Hot reload (docs/operations.md): the rule paths to rescan and how to build the unit again; a
   // reload happens when `reload` is set (SIGHUP) and, with `watch`, when a rule file changes.
   std::vector<std::string> rule_paths;
@@ -45,14 +45,14 @@ struct SessionOptions {
   int rescan_ms = 500;                      // full rescan for libraries loaded by dlopen
   const std::atomic<bool>* stop = nullptr;  // set by a signal handler
   std::string listen;                       // Prometheus /metrics and /healthz ("" for none)
-  bool listen_required = false;
+  bool listen_required = false;             // --listen given: failing to serve it is an error, not a warning
   // The metrics' terminal summary on stdout (metric_summary.hpp): at exit, and every report_ms.
   bool summary_at_exit = false;
   // -c CMD: called once every probe is attached (the command may start), and polled: true ends
   // the run (the command exited).
   std::function<void()> on_ready;
   std::function<bool()> finished;
-  int64_t report_ms = 0;               // --listen given: failing to serve it is an error, not a warning
+  int64_t report_ms = 0;               // --report: the summary's period (0: only summary_at_exit's)
   int64_t alert_repeat_ms = 60000;     // --alert-repeat: a windowed state that holds is sent again this often
   double compile_ms = 0;               // for seam's own metrics
   std::shared_ptr<PodDirectory> pods;  // --pods: pod name and namespace on alerts (null: UID only)
@@ -60,13 +60,7 @@ struct SessionOptions {
 };
 
 struct SessionResult {
-  int exit_code = 0;
-  uint64_t records = 0;
-  uint64_t dropped = 0;
-  size_t probes_attached = 0;
-  double attach_ms = 0;  // from start to every probe attached (startup scan included)
-  double detach_ms = 0;
-  uint32_t ringbuf_bytes = 0;  // the one ring every rule file writes into
+  int exit_code = 0;  // 1: the unit, the ring or a required --listen could not start
 };
 
 SessionResult run_session(SessionOptions options);

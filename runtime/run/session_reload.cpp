@@ -38,18 +38,45 @@ bool same_layout(const plan::Metric& a, const plan::Metric& b) {
 // under the old object is ended by the new one.
 std::map<std::string, int> Session::reusable_maps(const plan::Plan& next) const {
   std::map<std::string, int> out;
-  for (const auto& [path, unit] : units_) {
-    for (const plan::Metric& m : next.metrics)
-      for (const plan::Metric& old : unit->plan().metrics)
-        if (old.name == m.name && same_layout(old, m))
-          if (int fd = unit->map_fd(old.map); fd >= 0) out[m.map] = fd;
-    for (const plan::Map& m : next.maps)
-      for (const plan::Map& old : unit->plan().maps)
-        if (!m.contents.empty() && old.name == m.name && old.type == m.type && old.key_size == m.key_size &&
-            old.value_size == m.value_size && old.max_entries == m.max_entries && old.contents == m.contents)
-          if (int fd = unit->map_fd(old.name); fd >= 0) out[m.name] = fd;
-  }
+  const RuleUnit* unit = units_.running();
+  if (!unit) return out;
+  for (const plan::Metric& m : next.metrics)
+    for (const plan::Metric& old : unit->plan().metrics)
+      if (old.name == m.name && same_layout(old, m))
+        if (int fd = unit->map_fd(old.map); fd >= 0) out[m.map] = fd;
+  for (const plan::Map& m : next.maps)
+    for (const plan::Map& old : unit->plan().maps)
+      if (!m.contents.empty() && old.name == m.name && old.type == m.type && old.key_size == m.key_size &&
+          old.value_size == m.value_size && old.max_entries == m.max_entries && old.contents == m.contents)
+        if (int fd = unit->map_fd(old.name); fd >= 0) out[m.name] = fd;
   return out;
+}
+
+// What a hand-over does to the kernel and to the session (unit_handover.hpp).
+UnitHandover<RuleUnit>::Steps Session::handover_steps() {
+  UnitHandover<RuleUnit>::Steps steps;
+  steps.start = [this](std::unique_ptr<UnitBuild> build) { return start_next(std::move(build)); };
+  steps.flip = [this]() -> Result<void> {
+    if (live_ && !live_->flip(live_->next())) return Error{std::strerror(errno)};
+    return {};
+  };
+  steps.changed = [this] { unit_changed(); };
+  steps.retire = [this](std::unique_ptr<RuleUnit> unit) { retire(std::move(unit)); };
+  steps.failed = [this](const std::string& message, const std::string& diagnostics) {
+    reload_failed(message, diagnostics);
+  };
+  return steps;
+}
+
+// The next unit: loaded in the next generation (attached, it does nothing until the flip), with
+// the running unit's maps it can keep.
+Result<std::unique_ptr<RuleUnit>> Session::start_next(std::unique_ptr<UnitBuild> build) {
+  const plan::Plan& plan = build->plan;
+  uint32_t tag = new_tag();
+  RingShare next = share(plan, tag, live_ ? live_->next() : 1);
+  next.reuse_maps = reusable_maps(plan);
+  LoadResult loaded = LoadedObject::load(build->object, plan, probe_features(), next);
+  return RuleUnit::start(std::move(build), std::move(loaded), tag, services_);
 }
 
 void Session::request_reload(bool asked) {
@@ -58,10 +85,9 @@ void Session::request_reload(bool asked) {
     reload_again_asked_ = reload_again_asked_ || asked;
     return;
   }
-  std::map<std::string, std::string> running;
-  for (const auto& [path, unit] : units_)
-    running.insert(unit->build().files.begin(), unit->build().files.end());
-  ReloadDecision decision = reloader_.decide(running);
+  const RuleUnit* running = units_.running();
+  ReloadDecision decision =
+      reloader_.decide(running ? running->build().files : std::map<std::string, std::string>{});
   for (const std::string& dir : decision.unlisted)
     notice(Notice{plan::Severity::Warning,
                   notice_id(NoticeKind::ReloadIncomplete),
@@ -69,33 +95,29 @@ void Session::request_reload(bool asked) {
                   {},
                   0});
   reload_ = {asked, decision, reloader_.on_disk(), 0};
-  if (!decision.changed()) return apply_reload({});
+  if (!decision.changed()) return reload_done(false, false, now_ms());
   if (decision.files == 0) {  // every rule file is gone: nothing is left to build
     int64_t removing = now_ms();
-    for (auto& [path, unit] : units_) retire(std::move(unit));
-    units_.clear();
-    units_changed();
+    units_.stop();
     reloader_.started();
     reload_.paused_ms = now_ms() - removing;
-    return apply_reload({});
+    return reload_done(false, false, now_ms());
   }
   // Build on a worker: the loop keeps reading the ring meanwhile.
   compiling_ = std::async(std::launch::async, [compile = options_.compile_unit, name = unit_name_] {
-    CompileBatch batch;
+    if (compile) return compile(name);
     UnitCompileResult none;
     none.error = name + ": cannot compile";
-    batch.emplace_back(name, compile ? compile(name) : std::move(none));
-    return batch;
+    return none;
   });
 }
 
-void Session::reload_failed(const std::string& path, const std::string& message,
-                            const std::string& diagnostics) {
+void Session::reload_failed(const std::string& message, const std::string& diagnostics) {
   ++reload_errors_;
   reloader_.failed(reload_.decision, reload_.on_disk);
-  bool running = units_.count(path) > 0;
+  bool running = units_.running() != nullptr;
   if (options_.compiler_output) {
-    std::string text = "seam run: reload of " + path + " failed; " +
+    std::string text = "seam run: reload of " + unit_name_ + " failed; " +
                        (running ? "the rules as they were keep running\n" : "nothing runs until it builds\n");
     // A unit that printed diagnostics is reported by one of their lines (cli/compile_driver.cpp).
     text += diagnostics.empty() && !message.empty() ? message + "\n" : diagnostics;
@@ -114,51 +136,19 @@ void Session::retire(std::unique_ptr<RuleUnit> unit) {
   retired_dropped_ += unit->dropped();
 }
 
-// The new object is loaded and every probe of it attached before the old one stops; the live
-// generation flips between the two, so that a call is seen by one of them, not both.
-void Session::apply_reload(CompileBatch&& batch) {
+// The compiled unit replaces the running one (unit_handover.hpp: the new object is attached
+// before the old one stops, and one write to the live generation hands every probe over).
+void Session::apply_reload(UnitCompileResult compiled) {
   int64_t applying = now_ms();
-  bool built = false, failed = false;
-  std::unique_ptr<RuleUnit> replaced;
-  for (auto& [path, compiled_unit] : batch) {
-    if (!compiled_unit.build) {
-      failed = true;
-      reload_failed(path, compiled_unit.error, compiled_unit.printed);
-      continue;
-    }
-    if (!compiled_unit.printed.empty() && options_.compiler_output)
-      options_.compiler_output(compiled_unit.printed);  // warnings
-    const plan::Plan& plan = compiled_unit.build->plan;
-    uint32_t tag = context_.new_tag();
-    if (live_) context_.generation = live_->next();  // attached, it does nothing until the flip
-    RingShare share = context_.share(plan, tag);
-    if (live_) context_.generation = live_->live();
-    share.reuse_maps = reusable_maps(plan);
-    LoadResult loaded = LoadedObject::load(compiled_unit.build->object, plan, probe_features(), share);
-    Result<std::unique_ptr<RuleUnit>> unit =
-        RuleUnit::start(std::move(compiled_unit.build), context_, &loaded, tag);
-    if (!unit) {
-      failed = true;
-      reload_failed(path, path + ": " + unit.error(), "");
-      continue;
-    }
-    for (const auto& [old_path, old] : units_) (*unit)->take_over_pending(*old);
-    // One write hands over: from here the new object's programs act and the old one's return at
-    // once, until it is detached below. No call is unseen, none is seen twice (but for a probe
-    // hit whose two programs run on either side of this write: docs/operations.md).
-    if (live_ && !live_->flip(share.generation)) {
-      failed = true;
-      reload_failed(path, path + ": cannot hand over to the new object: " + std::strerror(errno), "");
-      continue;  // the new unit is detached as it goes; the running one still acts
-    }
-    built = true;
-    reloader_.started();
-    for (auto& [old_path, old] : units_) replaced = std::move(old);
-    units_.clear();
-    units_[path] = std::move(*unit);
-  }
-  if (built) units_changed();
-  if (replaced) retire(std::move(replaced));
+  if (compiled.build && !compiled.printed.empty() && options_.compiler_output)
+    options_.compiler_output(compiled.printed);  // warnings
+  bool built = units_.replace(unit_name_, std::move(compiled));
+  if (built) reloader_.started();
+  reload_done(built, !built, applying);
+}
+
+// The reload's notice, and the next reload if one was asked for meanwhile.
+void Session::reload_done(bool built, bool failed, int64_t applying) {
   const ReloadDecision& d = reload_.decision;
   size_t removed = built || d.files == 0 ? d.remove.size() : 0;
   if (built || removed > 0) {
@@ -176,7 +166,7 @@ void Session::apply_reload(CompileBatch&& batch) {
                       " ms)",
                   {},
                   compiled});
-  for (auto& [path, unit] : units_) unit->flush();
+  if (RuleUnit* unit = units_.running()) unit->flush();
   if (reload_again_) {
     bool asked = reload_again_asked_;
     reload_again_ = reload_again_asked_ = false;
