@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <iterator>
+#include <optional>
 #include <thread>
 
 #include "cli/adhoc_rules.hpp"
@@ -25,6 +26,7 @@
 #include "cli/run_bundle.hpp"
 #include "cli/traced_command.hpp"
 #include "cli/tuning_files.hpp"  // has_rules, join_paths
+#include "compiler/build/vmlinux_btf.hpp"
 #include "compiler/bundle/bundle.hpp"
 #include "compiler/plan/cgroup_path.hpp"
 #include "runtime/load/features.hpp"
@@ -153,6 +155,10 @@ int run(RunFlags& flags) {
   // The dynamic loader hook's object (loader_hook.hpp) builds with clang beside the rules' build,
   // not after the probes attach; only `seam run RULES` starts the hook (a bundle has no clang).
   std::jthread loader_hook;
+  // The hook's types header and the rules' are dumped from one parse of the kernel's BTF, not
+  // two (vmlinux_btf.hpp); let go before loading, so that its pages are trimmed below.
+  std::optional<build::KeepVmlinuxBtf> keep_btf;
+  keep_btf.emplace();
   if (!flags.dry_run && (flags.compile.paths.size() != 1 || !bundle::is_bundle_file(flags.compile.paths[0])))
     loader_hook = std::jthread([] { runtime::LoaderHook::build_ahead(); });
   AdhocRules adhoc;  // removed when the run ends
@@ -290,6 +296,7 @@ int run(RunFlags& flags) {
   }
   if (!attach_check(statuses, flags.strict)) return 1;
   runtime::UnitCompileResult unit = driver->build_unit(rules, std::cerr);  // lowering notes, clang's errors
+  keep_btf.reset();
   if (!unit.build) return 1;
   // The compile threads' freed memory (kernel BTF, types headers, clang's output) stays resident
   // in their malloc arenas; hand it back before loading adds its own peak (docs/BENCHMARK.md, stop 20).

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <mutex>
 
 #include "compiler/build/build_object.hpp"
 #include "compiler/codegen/template.hpp"
@@ -36,6 +37,10 @@ Error failure(const std::string& what, int err) {
 namespace {
 
 build::BuildResult build_hook() {
+  // One build at a time: start() called while build_ahead() still compiles waits for it and
+  // then finds its object in the cache, instead of running a second clang beside it.
+  static std::mutex one_build;
+  std::lock_guard lock(one_build);
   build::BuildOptions options;
   options.source_name = "seam_loader_notice.bpf.c";
   return build::build_object(
