@@ -9,7 +9,16 @@ namespace seam::codegen {
 
 // RawSyscallEnter/Exit: raw_tracepoint/sys_enter and sys_exit, whose tracepoint fields (id, args,
 // ret) read from the tracepoint's arguments (bpf-templates/raw_syscall.c.tmpl).
-enum class ContextKind { PtRegs, Tracepoint, RawTracepoint, BtfArgs, PerfEvent, Usdt, RawSyscallEnter, RawSyscallExit };
+enum class ContextKind {
+  PtRegs,
+  Tracepoint,
+  RawTracepoint,
+  BtfArgs,
+  PerfEvent,
+  Usdt,
+  RawSyscallEnter,
+  RawSyscallExit
+};
 
 struct ExprContext {
   const plan::Program* program = nullptr;

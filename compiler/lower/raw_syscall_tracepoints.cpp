@@ -8,7 +8,9 @@ bool use_raw_syscall_tracepoints(const Options& options) {
   return !options.has_feature || options.has_feature(plan::Feature::RawTracepoint);
 }
 
-bool wants_tracepoint_fallback(const Options& options) { return !options.has_feature; }
+bool wants_tracepoint_fallback(const Options& options) {
+  return !options.has_feature;
+}
 
 void make_raw_syscall_site(plan::Attachment& a, plan::Site& site) {
   a.kind = plan::AttachKind::RawTracepoint;
