@@ -264,6 +264,10 @@ int run(RunFlags& flags) {
   flags.compile.lower.task_storage = task_storage.usable;
   if (!task_storage.usable)
     std::cerr << "seam: note: per-thread maps fall back to LRU hashes: " << task_storage.reason << "\n";
+  // Which program kinds this kernel has (the probe started above, cached per boot): raw_syscalls
+  // events become raw tracepoint programs where it has them, with no fallback built beside them
+  // (compiler/lower/raw_syscall_tracepoints.hpp).
+  flags.compile.lower.has_feature = [](plan::Feature f) { return runtime::probe_features().available(f); };
   // One driver for the start and every reload: each file is read and checked once, all together
   // as `seam lint` sees them (every diagnostic, also those across files: a route to an output
   // another file declares), then every rule file is lowered, generated and built into one object

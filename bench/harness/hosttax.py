@@ -1,13 +1,18 @@
 """6. Host tax and in-scope syscall cost: a getppid() loop and first-touch page faults in a
 process outside every rule's scope (no workload library) and in a workload process (it dlopens
 the fixture libcudart), with nothing running, with the default pack (rules/), and with bpftrace
-running the playbook's "syscalls over 1 ms" script. CPU time per operation, median of reps."""
+running the playbook's "syscalls over 1 ms" script. CPU time per operation, median of reps. Then,
+per tracer, one more bystander run with kernel.bpf_stats_enabled=1: the run_time_ns/run_cnt of
+each program the tracer loaded that ran, and their sum per syscall of the loop (separately from
+the timed runs, since the stats themselves cost time)."""
+import json
 import os
 import re
 import statistics
 import subprocess
 
 from . import tracers
+from .cost import prog_stats, set_bpf_stats
 
 LINE = re.compile(r"syscall_ns ([\d.]+) fault_ns ([\d.]+)")
 
@@ -37,24 +42,61 @@ def rows_for(art, calls, reps):
     return r
 
 
+def typed_stats():
+    """id -> (name and program type, run_cnt, run_time_ns) for every loaded BPF program."""
+    out = subprocess.run(["bpftool", "prog", "show", "-j"], capture_output=True, text=True).stdout
+    return {p["id"]: (f"{p.get('name', '?')}({p.get('type', '?')})", p.get("run_cnt", 0), p.get("run_time_ns", 0))
+            for p in json.loads(out or "[]")}
+
+
+def in_kernel(art, calls, mine, log, name):
+    """The programs in `mine` (ids) that ran during one bystander run, with bpf_stats on. run_cnt
+    counts every process's syscalls in that time (the host's too), so the sum is taken per run:
+    `per_syscall_ns` adds ns_per_run of the programs that ran at least once per call of the loop
+    (those on every syscall)."""
+    old = set_bpf_stats(1)
+    try:
+        before = {i: v for i, v in typed_stats().items() if i in mine}
+        one(art, calls, "")
+        after = {i: v for i, v in typed_stats().items() if i in mine}
+    finally:
+        set_bpf_stats(old)
+    progs = []
+    for pid, (pname, cnt, ns) in sorted(after.items()):
+        b = before.get(pid, (pname, 0, 0))
+        if cnt - b[1] > 0:
+            progs.append({"name": pname, "run_cnt": cnt - b[1], "run_time_ns": ns - b[2],
+                          "ns_per_run": round((ns - b[2]) / (cnt - b[1]), 1)})
+    every = [p for p in progs if p["run_cnt"] >= calls]
+    r = {"programs": progs, "per_syscall_ns": round(sum(p["ns_per_run"] for p in every), 1)}
+    log(f"  in-kernel {name:<9} {r['per_syscall_ns']:6.1f} ns per syscall in the programs on every syscall ("
+        + ", ".join(f"{p['name']} {p['ns_per_run']} ns x {p['run_cnt']}" for p in every) + "); others: "
+        + ", ".join(f"{p['name']} {p['ns_per_run']} ns x {p['run_cnt']}" for p in progs if p not in every))
+    return r
+
+
 def measure(art, calls, reps, warm_cache, log):
     out = {"calls": calls, "reps": reps, "loadavg_start": os.getloadavg()[0]}
     out["none"] = rows_for(art, calls, reps)
     log(f"  none:     {out['none']}")
+    existing = set(prog_stats())
     seam = tracers.Seam(art, [], cache_dir=warm_cache, name="seam-pack")
     seam.start(timeout=180)
     try:
         out["seam_pack"] = rows_for(art, calls, reps)
+        out["seam_pack_in_kernel"] = in_kernel(art, calls, set(prog_stats()) - existing, log, "seam")
     finally:
         seam.stop()
     log(f"  seam:     {out['seam_pack']}")
     script = os.path.join(art.out, "slow_syscalls.bt")
     with open(script, "w") as f:
         f.write(SLOW_SYSCALLS_BT)
+    existing = set(prog_stats())
     bt = tracers.Bpftrace(art, script, "bpftrace-slow-syscalls")
     bt.start()
     try:
         out["bpftrace"] = rows_for(art, calls, reps)
+        out["bpftrace_in_kernel"] = in_kernel(art, calls, set(prog_stats()) - existing, log, "bpftrace")
     finally:
         bt.stop()
     log(f"  bpftrace: {out['bpftrace']}")

@@ -47,6 +47,16 @@ std::string arg(const plan::Value& v, const ExprContext& ctx) {
   }
 }
 
+// A raw_syscalls record's field in a raw tracepoint program (bpf-templates/raw_syscall.c.tmpl).
+std::string raw_syscall_field(const plan::Value& v, ContextKind context) {
+  bool enter = context == ContextKind::RawSyscallEnter;
+  if (v.name == "id" && v.element < 0) return enter ? "ctx->args[1]" : "seam_raw_sys_nr(ctx)";
+  if (v.name == "ret" && v.element < 0 && !enter) return "ctx->args[1]";
+  if (v.name == "args" && enter && v.element >= 0 && v.element < 6)
+    return "seam_raw_sys_arg(ctx, " + std::to_string(v.element) + ")";
+  throw std::logic_error("raw_syscalls field '" + v.name + "' has no raw tracepoint form here");
+}
+
 }  // namespace
 
 ContextKind context_kind(const plan::Site& site, const plan::Attachment& a) {
@@ -54,6 +64,8 @@ ContextKind context_kind(const plan::Site& site, const plan::Attachment& a) {
     case plan::AttachKind::Tracepoint:
       return ContextKind::Tracepoint;
     case plan::AttachKind::RawTracepoint:
+      if (a.category == "raw_syscalls")  // compiler/lower/raw_syscall_tracepoints.hpp
+        return a.name == "sys_exit" ? ContextKind::RawSyscallExit : ContextKind::RawSyscallEnter;
       return ContextKind::RawTracepoint;
     case plan::AttachKind::TpBtf:
     case plan::AttachKind::Fentry:
@@ -103,6 +115,8 @@ std::string c_value(const plan::Value& v, const ExprContext& ctx) {
       if (ctx.context != ContextKind::PtRegs) throw std::logic_error("return value outside a return probe");
       return widen("PT_REGS_RC(ctx)", v.type);
     case plan::ValueKind::TpField:
+      if (ctx.context == ContextKind::RawSyscallEnter || ctx.context == ContextKind::RawSyscallExit)
+        return widen(raw_syscall_field(v, ctx.context), v.type);
       return widen("ctx->" + checked_identifier(v.name) +
                        (v.element >= 0 ? "[" + std::to_string(v.element) + "]" : ""),
                    v.type);

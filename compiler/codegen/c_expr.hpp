@@ -7,7 +7,18 @@
 
 namespace seam::codegen {
 
-enum class ContextKind { PtRegs, Tracepoint, RawTracepoint, BtfArgs, PerfEvent, Usdt };
+// RawSyscallEnter/Exit: raw_tracepoint/sys_enter and sys_exit, whose tracepoint fields (id, args,
+// ret) read from the tracepoint's arguments (bpf-templates/raw_syscall.c.tmpl).
+enum class ContextKind {
+  PtRegs,
+  Tracepoint,
+  RawTracepoint,
+  BtfArgs,
+  PerfEvent,
+  Usdt,
+  RawSyscallEnter,
+  RawSyscallExit
+};
 
 struct ExprContext {
   const plan::Program* program = nullptr;

@@ -427,6 +427,10 @@ Generated generate(const plan::Program& program, const Options& options) {
   bool syscall_structs = std::any_of(program.sites.begin(), program.sites.end(), [](const plan::Site& s) {
     return s.context_type == "struct seam_sys_enter" || s.context_type == "struct seam_sys_exit";
   });
+  bool raw_syscalls = std::any_of(
+      program.plan.attachments.begin(), program.plan.attachments.end(), [](const plan::Attachment& a) {
+        return a.kind == plan::AttachKind::RawTracepoint && a.category == "raw_syscalls";
+      });
   bool py_stack = false;
   for (const plan::Record& r : program.plan.records)
     for (const plan::Field& f : r.fields) py_stack |= f.type == plan::FieldType::PyStack;
@@ -450,7 +454,8 @@ Generated generate(const plan::Program& program, const Options& options) {
                               subject_helpers(program, options) + (py_gil ? "#include \"py_gil.h\"\n" : "") +
                               (py_stack ? "#include \"py_stack.h\"\n" : "") +
                               (program.plan.identity_tests.empty() ? "" : "#include \"seam_identity.h\"\n") +
-                              (syscall_structs ? fragment("syscall_structs.c.tmpl", {}) : "")},
+                              (syscall_structs ? fragment("syscall_structs.c.tmpl", {}) : "") +
+                              (raw_syscalls ? fragment("raw_syscall.c.tmpl", {}) : "")},
        {"maps", maps(program)},
        {"sites", body}}));
   if (std::string broken = c_invariant_violation(g.c_source); !broken.empty())

@@ -6,6 +6,7 @@
 #include "compiler/lower/lower_scope.hpp"
 #include "compiler/lower/lowerer.hpp"
 #include "compiler/lower/map_contents.hpp"
+#include "compiler/lower/raw_syscall_tracepoints.hpp"
 #include "compiler/lower/syscall_tracepoints.hpp"
 #include "compiler/lower/task_storage.hpp"
 
@@ -202,6 +203,8 @@ int Lowerer::site_for(const ast::ProbeSpec& probe, const std::string& module, bo
       a.name = probe.name;
       site.section = "tracepoint/" + probe.category + "/" + probe.name;
       site.context_type = "struct trace_event_raw_" + probe.name;
+      if (raw_syscall_event_ && probe.category == "raw_syscalls" && context.empty())
+        make_raw_syscall_site(a, site);  // raw_syscall_tracepoints.hpp
       break;
     case plan::AttachKind::RawTracepoint:
       a.name = probe.symbol;
@@ -248,7 +251,12 @@ int Lowerer::site_for(const ast::ProbeSpec& probe, const std::string& module, bo
   int index = static_cast<int>(program.sites.size());
   a.program = "site" + std::to_string(index);
   site.attachment = static_cast<int>(program.plan.attachments.size());
+  bool raw_syscalls = a.kind == plan::AttachKind::RawTracepoint && a.category == "raw_syscalls";
   program.plan.attachments.push_back(std::move(a));
+  if (raw_syscalls) {
+    program.kernel_types.push_back("pt_regs");  // the arguments are read from the saved registers
+    if (wants_tracepoint_fallback(options_)) raw_syscall_sites_.push_back(index);
+  }
   if (!context.empty()) {
     // seam's own type (generated with the program), not the kernel's
   } else if (site.context_type.rfind("struct trace_event_raw_", 0) == 0 ||
@@ -322,6 +330,7 @@ const EventSites& Lowerer::event_sites(const ast::EventDecl& event) {
                                  {}});
   }
   es.is_call = !begin_probes.empty() && begin_probes[0].kind == ast::ProbeKind::Call;
+  raw_syscall_event_ = !variant && reads_raw_syscalls(event) && use_raw_syscall_tracepoints(options_);
   std::vector<ast::ProbeSpec> begins = merged_begins(begin_probes, es.is_call);
   for (const ast::ProbeSpec& p : begins) {
     es.begin_kind = p.kind;
@@ -340,6 +349,7 @@ const EventSites& Lowerer::event_sites(const ast::EventDecl& event) {
     int e = site_for(p, event.module, false, origin, end_context);
     if (e >= 0) es.end.push_back(e);
   }
+  raw_syscall_event_ = false;
   if (!event.is_span) es.end = es.begin;
   // Span begin and end actions; rules attach to the end actions later.
   if (event.is_span) {
@@ -604,6 +614,7 @@ plan::Program Lowerer::run() {
   plan::resolve_values(program.plan);  // holes and `with` items by field index, once the records are final
   lower_outputs(input_.rule_files, program.plan);
   lower_scope(input_, options_, program);
+  add_tracepoint_fallbacks(program, raw_syscall_sites_);  // every action placed: they copy them
   describe_map_contents(program);
   std::sort(program.kernel_types.begin(), program.kernel_types.end());
   program.kernel_types.erase(std::unique(program.kernel_types.begin(), program.kernel_types.end()),

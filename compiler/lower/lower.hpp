@@ -33,6 +33,12 @@ struct Options {
   // cli/kernel_probes.hpp); unset: assume it does. A rule that names its syscalls runs on their
   // own tracepoints only where every one of them exists (syscall_tracepoints.hpp).
   std::function<bool(const std::string& category, const std::string& name)> has_tracepoint;
+  // Whether this kernel can load and attach programs of kind F (`seam run` asks the feature probe,
+  // runtime/load/features.hpp); unset: not known here. syscalls.any and syscalls.enter run as raw
+  // tracepoint programs (raw_syscall_tracepoints.hpp): where RawTracepoint is known, only the
+  // program that works here is generated; where it is not, the raw tracepoint program carries the
+  // perf tracepoint program as its fallback (plan::Attachment::fallback) and the loader chooses.
+  std::function<bool(plan::Feature f)> has_feature;
 };
 
 struct Input {

@@ -121,6 +121,10 @@ class Lowerer {
   // By event and the syscalls of its variant ("" for the event's own probes).
   std::map<std::pair<const ast::EventDecl*, std::string>, EventSites> events_;
   const ast::EventDecl* variant_event_ = nullptr;
+  // While event_sites() places an event that reads only id, args and ret from raw_syscalls: its
+  // sites are raw tracepoint programs (raw_syscall_tracepoints.hpp).
+  bool raw_syscall_event_ = false;
+  std::vector<int> raw_syscall_sites_;  // those sites, each given a perf tracepoint fallback in run()
   std::vector<std::string> variant_syscalls_;
   std::map<const ast::StateDecl*, int> states_;
   std::map<const ast::EventDecl*, int> correlations_;
