@@ -188,8 +188,7 @@ void Session::units_changed() {
       merged.rules.back().id = global[r.id];
       metric_rules_.push_back({unit.get(), r.id});
     }
-    // Each object names its metric maps metric0, metric1...: in the merged plan they go by the
-    // metric's name, which is unique across files.
+    // In the merged plan a metric's map goes by the metric's name, which is unique across files.
     merged.enums.insert(p.enums.begin(), p.enums.end());  // for metric labels served by name
     for (const plan::Metric& m : p.metrics) {
       merged.metrics.push_back(m);
