@@ -137,31 +137,38 @@ void Checker::check_libraries(Table& t) {
 // load (docs/language.md, "Limits"): every rule and metric on one event runs in one BPF program,
 // which the verifier refuses past a size (its jumps are 16-bit). Counted per file: seam run puts
 // every file's rules on one event into that program, which a set of files can overfill.
-void Checker::check_rule_counts(Table& t) {
-  if (!t.module.empty()) return;
-  size_t rules = 0;
+// Per file: the rules and metrics of one file. Per event: of every rule file checked together,
+// in the set's order (a run and a bundle put every file's rules on one event into one program).
+void Checker::check_rule_counts() {
   std::map<const ast::EventDecl*, size_t> on_event;
-  auto count = [&](const ast::Ident& name, const ast::EventDecl* event, const char* what) {
-    if (++rules == kMaxRulesPerFile + 1)
-      diags_
-          .error(Code::TooManyRules, name.range,
-                 std::string(what) + " '" + name.name + "' is past the limit of " +
-                     std::to_string(kMaxRulesPerFile) + " rules and metrics in one file")
-          .hints.push_back("split the file");
-    if (event && ++on_event[event] == kMaxRulesPerEvent + 1)
-      diags_
-          .error(Code::TooManyRules, name.range,
-                 std::string(what) + " '" + name.name + "' is past the limit of " +
-                     std::to_string(kMaxRulesPerEvent) + " rules and metrics on event '" + event->name.name +
-                     "' in one file")
-          .hints.push_back(
-              "they all run in one BPF program (with the other files' rules on that event), which the "
-              "kernel refuses past that size: drop or merge some");
-  };
-  for (ast::Decl& decl : t.file->decls) {
-    if (auto* r = std::get_if<ast::RuleDecl>(&decl))
-      count(r->name, r->when ? nullptr : r->resolved_event, "rule");
-    if (auto* m = std::get_if<ast::MetricDecl>(&decl)) count(m->name, m->resolved_event, "metric");
+  for (auto& t : tables_) {
+    if (!t->module.empty()) continue;
+    size_t rules = 0;
+    auto count = [&](const ast::Ident& name, const ast::EventDecl* event, const char* what) {
+      if (++rules == kMaxRulesPerFile + 1)
+        diags_
+            .error(Code::TooManyRules, name.range,
+                   std::string(what) + " '" + name.name + "' is past the limit of " +
+                       std::to_string(kMaxRulesPerFile) + " rules and metrics in one file")
+            .hints.push_back("split the file");
+      if (event && ++on_event[event] == kMaxRulesPerEvent + 1) {
+        std::string event_name =
+            event->module.empty() ? event->name.name : event->module + "." + event->name.name;
+        diags_
+            .error(Code::TooManyRules, name.range,
+                   std::string(what) + " '" + name.name + "' is past the limit of " +
+                       std::to_string(kMaxRulesPerEvent) + " rules and metrics on event '" + event_name +
+                       "' in all the rule files together")
+            .hints.push_back(
+                "every file's rules on that event run in one BPF program, which the kernel refuses past "
+                "that size: drop or merge some");
+      }
+    };
+    for (ast::Decl& decl : t->file->decls) {
+      if (auto* r = std::get_if<ast::RuleDecl>(&decl))
+        count(r->name, r->when ? nullptr : r->resolved_event, "rule");
+      if (auto* m = std::get_if<ast::MetricDecl>(&decl)) count(m->name, m->resolved_event, "metric");
+    }
   }
 }
 
@@ -198,7 +205,7 @@ void Checker::run() {
       t->has_unresolved = true;
   for (auto& t : tables_) check_uses(*t);
   for (auto& t : tables_) check_libraries(*t);
-  for (auto& t : tables_) check_rule_counts(*t);
+  check_rule_counts();
   check_metric_names_across_files();
   for (auto& t : tables_) check_scopes(*t);
 }

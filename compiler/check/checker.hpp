@@ -84,7 +84,7 @@ class Checker {
   void check_binary(ExprContext& ctx, ast::Expr& e, ast::Binary& b);
   void check_name_constant(const ExprContext& ctx, const ast::Binary& b);
   void check_libraries(Table& t);
-  void check_rule_counts(Table& t);
+  void check_rule_counts();
   void check_metric_names_across_files();
   void check_never_fires(const ast::RuleDecl& r, const ast::Expr& where);
 

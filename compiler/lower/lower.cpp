@@ -6,6 +6,7 @@
 #include "compiler/lower/lower_scope.hpp"
 #include "compiler/lower/lowerer.hpp"
 #include "compiler/lower/map_contents.hpp"
+#include "compiler/lower/map_names.hpp"
 #include "compiler/lower/raw_syscall_tracepoints.hpp"
 #include "compiler/lower/syscall_tracepoints.hpp"
 #include "compiler/lower/task_storage.hpp"
@@ -124,6 +125,13 @@ std::vector<ast::ProbeSpec> merged_begins(const std::vector<ast::ProbeSpec>& pro
 std::string origin_of(const SourceRange& range) {
   if (!range.valid()) return {};
   return range.file->path() + ":" + std::to_string(range.file->line_col(range.begin).line);
+}
+
+// What a declaration is, whichever set it is lowered in: its module's name, or (declared in a
+// rule file) that file's path, and its own name.
+std::string declared_identity(const std::string& module, const ast::Ident& name) {
+  if (!module.empty()) return "module " + module + " " + name.name;
+  return "file " + (name.range.valid() ? name.range.file->path() : std::string()) + " " + name.name;
 }
 
 void Lowerer::unsupported(const SourceRange& where, const std::string& what) {
@@ -319,7 +327,9 @@ const EventSites& Lowerer::event_sites(const ast::EventDecl& event) {
   if (event.is_span) {
     es.span = static_cast<int>(program.spans.size());
     plan::Span& span = program.spans.emplace_back();
-    span.map = "inflight" + std::to_string(es.span);
+    span.map = map_names_.name(
+        kSpanMap, variant ? variant_syscalls_.front() : event.name.name,
+        declared_identity(event.module, event.name) + (variant ? " (" + key.second + ")" : ""));
     span.name = name;
     program.plan.maps.push_back({program.spans.back().map,
                                  plan::MapType::LruHash,
@@ -426,8 +436,8 @@ int Lowerer::state_index(const ast::StateDecl& state) {
   std::string name = state.module.empty() ? state.name.name : state.module + "." + state.name.name;
   if (!state.reader.name.empty()) {
     // Read from memory where it is tested: the runtime fills a map of the processes to read.
-    plan::State st{"py_procs" + std::to_string(index), name, false, false,
-                   static_cast<int>(program.plan.memory_readers.size())};
+    plan::State st{map_names_.name(kReaderMap, state.name.name, declared_identity(state.module, state.name)),
+                   name, false, false, static_cast<int>(program.plan.memory_readers.size())};
     program.plan.memory_readers.push_back({state.reader.name, name, st.map,
                                            library_index(state.module, state.reader_library, false),
                                            origin_of(state.reader.range)});
@@ -442,7 +452,9 @@ int Lowerer::state_index(const ast::StateDecl& state) {
     program.kernel_types.push_back("struct task_struct");
     return index;
   }
-  program.states.push_back({"state" + std::to_string(index), name, state.scope == ast::StateScope::Process});
+  program.states.push_back(
+      {map_names_.name(kStateMap, state.name.name, declared_identity(state.module, state.name)), name,
+       state.scope == ast::StateScope::Process});
   program.plan.maps.push_back(
       {program.states.back().map, plan::MapType::LruHash, 4, 1, options_.state_entries, "state " + name, {}});
   for (const ast::StateTransition& t : state.transitions) {
@@ -470,7 +482,8 @@ int Lowerer::correlation_index(const ast::EventDecl& event) {
   int index = static_cast<int>(program.correlations.size());
   correlations_[&event] = index;
   std::string name = event.module.empty() ? event.name.name : event.module + "." + event.name.name;
-  program.correlations.push_back({"recent" + std::to_string(index), name, {}});
+  program.correlations.push_back(
+      {map_names_.name(kAfterMap, event.name.name, declared_identity(event.module, event.name)), name, {}});
   program.plan.maps.push_back({program.correlations.back().map,
                                plan::MapType::LruHash,
                                4,

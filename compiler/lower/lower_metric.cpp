@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "compiler/lower/lowerer.hpp"
+#include "compiler/lower/map_names.hpp"
 
 namespace seam::lower {
 
@@ -60,7 +61,7 @@ void Lowerer::lower_metric(const ast::MetricDecl& decl) {
   SyscallVariant variant(*this, self_after ? nullptr : event, decl.where.get());
   plan::Metric m;
   m.name = decl.name.name;
-  m.map = "metric" + std::to_string(program.plan.metrics.size());
+  m.map = map_names_.name(kMetricMap, m.name, "metric " + m.name);  // unique in the set (the checker's)
   m.kind = static_cast<plan::MetricKind>(decl.kind);
   m.help = decl.doc;
   m.origin = origin_of(decl.range);

@@ -6,6 +6,7 @@
 // keeps each id's series only while its span is in flight: at the span's end the series' count
 // (or sum) is observed into the histogram `<metric>_ended` and the series is deleted.
 #include "compiler/lower/lowerer.hpp"
+#include "compiler/lower/map_names.hpp"
 
 namespace seam::lower {
 
@@ -58,7 +59,7 @@ void Lowerer::retire_with_span(const plan::Metric& live, int live_index, const a
   const EventSites& es = event_sites(span);
   plan::Metric ended;
   ended.name = live.name + "_ended";
-  ended.map = "metric" + std::to_string(program.plan.metrics.size());
+  ended.map = map_names_.name(kMetricMap, ended.name, "ended " + live.name);
   ended.kind = plan::MetricKind::Hist;
   std::string span_name = span.module.empty() ? span.name.name : span.module + "." + span.name.name;
   ended.help = "The final value of " + live.name + " for each " + span_name + ", observed when it ended.";

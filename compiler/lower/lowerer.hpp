@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "compiler/lower/lower.hpp"
+#include "compiler/lower/map_names.hpp"
 
 namespace seam::lower {
 
@@ -131,6 +132,7 @@ class Lowerer {
   std::map<const ast::MetricDecl*, int> metrics_;
   std::map<std::string, int> libraries_;
   std::map<std::string, int> sites_;
+  MapNamer map_names_;  // span, state, `after` and metric maps, by what they serve (map_names.hpp)
   std::set<const ast::FieldDecl*> computing_;  // computed fields being lowered (to stop self-reference)
 };
 
@@ -144,5 +146,6 @@ plan::Cond all_of(std::vector<plan::Cond> parts);
 plan::FieldType field_type(const ast::Type& type);
 plan::FieldUnit field_unit(const ast::Type& type);
 std::string origin_of(const SourceRange& range);
+std::string declared_identity(const std::string& module, const ast::Ident& name);
 
 }  // namespace seam::lower

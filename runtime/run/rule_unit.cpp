@@ -260,7 +260,7 @@ void RuleUnit::add_stats(metrics::SelfStats& self) const {
   self.probes_failed += attacher_->failed();
   self.probes_unavailable += object_->unavailable().size();
   self.library_files_attached += attacher_->library_files();
-  // Maps are named with the unit's path ("rules/state0"): during a reload two units have a state0.
+  // Maps are named with the unit's path ("rules/s_read_95beb6f"): during a reload both units have one.
   std::string stem = std::filesystem::path(build_->path).stem().string();
   for (metrics::MapFill m : map_fill_->get(monotonic_ms())) {
     m.map = stem + "/" + m.map;

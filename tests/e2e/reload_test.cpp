@@ -170,7 +170,7 @@ TEST_F(Reload, AnInsecureEditIsRefusedAndTheOldRuleKeepsFiring) {
   EXPECT_TRUE(seam.alerts("seq_v2").empty());
 }
 
-// Each object names its metric maps metric0, metric1...: /metrics must still read each file's own.
+// Every file's metrics are in one object: /metrics must still read each file's own after a reload.
 TEST_F(Reload, MetricsOfEveryFileAreServedAcrossAReload) {
   SEAM_REQUIRE_ROOT();
   dir_.write("rules/a.seam", "use cuda\nmetric calls on cuda.malloc count by comm\n");

@@ -26,13 +26,14 @@ struct Compiled {
 
 // Several rule files compiled together into one object, as `seam build` does: name -> text.
 // `missing`: as `seam run` asks the kernel which probes it lacks (compiler/check/availability.hpp).
-inline Compiled compile_files(const std::vector<std::pair<std::string, std::string>>& files,
-                              const codegen::Options& options = {}, const lower::Options& lower_options = {},
-                              const check::ProbeAvailability& missing = {}) {
+// `dir`: where the files are written (compiles that must see the same paths share one).
+inline Compiled compile_files_in(TempDir& dir, const std::vector<std::pair<std::string, std::string>>& files,
+                                 const codegen::Options& options = {},
+                                 const lower::Options& lower_options = {},
+                                 const check::ProbeAvailability& missing = {}) {
   Compiled c;
-  c.dir = std::make_unique<TempDir>();
   std::vector<std::string> paths;
-  for (const auto& [name, text] : files) paths.push_back(c.dir->write(name, text));
+  for (const auto& [name, text] : files) paths.push_back(dir.write(name, text));
   check::LoadOptions load;
   load.stdlib_dirs = {std::string(SEAM_SOURCE_DIR) + "/stdlib"};
   c.program = check::load(paths, load);
@@ -47,6 +48,15 @@ inline Compiled compile_files(const std::vector<std::pair<std::string, std::stri
   for (const ast::File& f : c.program.rule_files) input.rule_files.push_back(&f);
   c.lowered = lower::lower(input, lower_options);
   c.generated = codegen::generate(c.lowered, options);
+  return c;
+}
+
+inline Compiled compile_files(const std::vector<std::pair<std::string, std::string>>& files,
+                              const codegen::Options& options = {}, const lower::Options& lower_options = {},
+                              const check::ProbeAvailability& missing = {}) {
+  auto dir = std::make_unique<TempDir>();
+  Compiled c = compile_files_in(*dir, files, options, lower_options, missing);
+  c.dir = std::move(dir);
   return c;
 }
 

@@ -61,12 +61,45 @@ TEST(CheckLimits, RulesPerEventArePastTheVerifiersLimit) {
             " alert \"x\"\n";
   std::string out = lint_text(text);
   std::string last = "r" + std::to_string(seam::check::kMaxRulesPerEvent);
-  EXPECT_NE(out.find("error[E0008]: rule '" + last + "' is past the limit of " +
+  EXPECT_NE(out.find("rules/a.seam:202:6: error[E0008]: rule '" + last + "' is past the limit of " +
                      std::to_string(seam::check::kMaxRulesPerEvent) +
-                     " rules and metrics on event 'page_fault' in one file"),
+                     " rules and metrics on event 'mem.page_fault' in all the rule files together"),
             std::string::npos)
       << out;
   EXPECT_NE(out.find("1 error, 0 warnings"), std::string::npos) << out;
+}
+
+// Every file's rules on one event are one program: counted across the files, in their order,
+// and reported at the rule past the limit, in its own file.
+TEST(CheckLimits, RulesPerEventAreCountedAcrossFiles) {
+  std::vector<seam::test::TextFile> files;
+  auto file_of = [](size_t first, size_t count) {
+    std::string text = "use mem\n";
+    for (size_t i = first; i < first + count; ++i)
+      text += "rule r" + std::to_string(i) + " on mem.page_fault where address > " + std::to_string(i) +
+              " alert \"x\"\n";
+    return text;
+  };
+  size_t half = seam::check::kMaxRulesPerEvent / 2;
+  files.push_back({"rules/a.seam", file_of(0, half)});
+  files.push_back({"rules/b.seam", file_of(half, seam::check::kMaxRulesPerEvent - half)});
+  EXPECT_EQ(lint_files(files), "");  // 200 together: at the limit
+  files.push_back({"rules/c.seam", file_of(seam::check::kMaxRulesPerEvent, 2) +
+                                       "metric faults on mem.page_fault count by pid\n"});
+  std::string out = lint_files(files);
+  std::string past = "r" + std::to_string(seam::check::kMaxRulesPerEvent);
+  EXPECT_NE(out.find("rules/c.seam:2:6: error[E0008]: rule '" + past + "' is past the limit of " +
+                     std::to_string(seam::check::kMaxRulesPerEvent) +
+                     " rules and metrics on event 'mem.page_fault' in all the rule files together\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("hint: every file's rules on that event run in one BPF program"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("1 error, 0 warnings"), std::string::npos) << out;  // once, at the first past it
+  // Rules on another event do not count against this one.
+  files.pop_back();
+  files.push_back({"rules/c.seam", "use mem\nrule other on mem.compaction alert \"x\"\n"});
+  EXPECT_EQ(lint_files(files), "");
 }
 
 TEST(CheckLimits, RulesPerFile) {

@@ -30,9 +30,9 @@ std::vector<std::string> programs(const std::string& c) {
   return out;
 }
 
-const plan::Map* map_named(const plan::Program& p, const std::string& name) {
+const plan::Map* map_for(const plan::Program& p, const std::string& purpose) {
   for (const plan::Map& m : p.plan.maps)
-    if (m.name == name) return &m;
+    if (m.purpose == purpose) return &m;
   return nullptr;
 }
 
@@ -52,6 +52,8 @@ TEST(CodegenGeneration, EveryProgramTestsTheLiveGenerationFirst) {
   }
 }
 
+constexpr const char* kReadSpan = "span syscalls.any (read) in flight";
+
 TEST(CodegenGeneration, ASpanMapsContentsAreTheSameInAnotherSetAndChangeWithWhatItHolds) {
   Compiled alone = compile_files({{"a.seam", kRead}});
   Compiled with_other = compile_files({{"a.seam", kRead}, {"b.seam", kMalloc}});
@@ -61,11 +63,12 @@ TEST(CodegenGeneration, ASpanMapsContentsAreTheSameInAnotherSetAndChangeWithWhat
   Compiled end_edited = compile_files({{"a.seam", end_text}});
   Compiled begin_edited = compile_files({{"a.seam", begin_text}});
   for (const Compiled* c : {&alone, &with_other, &end_edited, &begin_edited}) ASSERT_EQ(c->diagnostics, "");
-  const plan::Map* a = map_named(alone.lowered, "inflight0");
-  const plan::Map* b = map_named(with_other.lowered, "inflight0");
-  const plan::Map* e = map_named(end_edited.lowered, "inflight0");
-  const plan::Map* f = map_named(begin_edited.lowered, "inflight0");
+  const plan::Map* a = map_for(alone.lowered, kReadSpan);
+  const plan::Map* b = map_for(with_other.lowered, kReadSpan);
+  const plan::Map* e = map_for(end_edited.lowered, kReadSpan);
+  const plan::Map* f = map_for(begin_edited.lowered, kReadSpan);
   ASSERT_TRUE(a && b && e && f);
+  EXPECT_EQ(a->name, b->name);  // named by what it serves (compiler/lower/map_names.hpp)
   EXPECT_NE(a->contents.find("span syscalls.any (read)"), std::string::npos) << a->contents;
   EXPECT_EQ(a->contents, b->contents);  // another file beside it changes nothing it holds
   EXPECT_EQ(a->contents, e->contents);  // a test made at the end: the spans begun are the same
@@ -75,7 +78,7 @@ TEST(CodegenGeneration, ASpanMapsContentsAreTheSameInAnotherSetAndChangeWithWhat
   nlohmann::json j = alone.lowered.plan;
   plan::Plan back = j.get<plan::Plan>();
   bool found = false;
-  for (const plan::Map& m : back.maps) found |= m.name == "inflight0" && m.contents == a->contents;
+  for (const plan::Map& m : back.maps) found |= m.name == a->name && m.contents == a->contents;
   EXPECT_TRUE(found);
 }
 

@@ -114,7 +114,10 @@ TEST(CodegenMetricConditions, ALabelFromTheAfterEventIsItsRememberedField) {
   EXPECT_EQ(m.labels[0].type, plan::FieldType::U64);
   EXPECT_EQ(c.lowered.metric_updates.at(0).labels.at(0).kind, plan::ValueKind::Correlated);
   std::string ret = program_of(c, plan::AttachKind::Uretprobe);
-  EXPECT_NE(ret.find("k.l0 = (__u64)((__u64)(__u64)(({ struct recent0_value *c = "), std::string::npos)
+  ASSERT_EQ(c.lowered.correlations.size(), 1u);
+  EXPECT_NE(
+      ret.find("k.l0 = (__u64)((__u64)(__u64)(({ struct " + c.lowered.correlations[0].map + "_value *c = "),
+      std::string::npos)
       << ret;
 }
 

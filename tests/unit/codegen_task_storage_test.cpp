@@ -55,8 +55,12 @@ TEST(CodegenTaskStorage, WithoutItEveryPerThreadMapIsAnLruHash) {
   const std::string& src = c.generated.c_source;
   EXPECT_EQ(src.find("TASK_STORAGE"), std::string::npos);
   EXPECT_EQ(src.find("SEAM_TASK_"), std::string::npos) << src;
-  EXPECT_NE(src.find("bpf_map_delete_elem(&inflight0, &key)"), std::string::npos) << src;
-  EXPECT_NE(src.find("seam_state_held(&state"), std::string::npos);
+  EXPECT_NE(
+      src.find("bpf_map_delete_elem(&" + find_map(c.lowered.plan, "span cuda.stream_sync")->name + ", &key)"),
+      std::string::npos)
+      << src;
+  EXPECT_NE(src.find("seam_state_held(&" + find_map(c.lowered.plan, "state usdt.in_request")->name),
+            std::string::npos);
 }
 
 TEST(CodegenTaskStorage, ASpanScannedForPendingKeepsItsHashMap) {
