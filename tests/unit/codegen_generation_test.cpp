@@ -67,7 +67,13 @@ TEST(CodegenGeneration, ASpanMapsContentsAreTheSameInAnotherSetAndChangeWithWhat
   const plan::Map* b = map_for(with_other.lowered, kReadSpan);
   const plan::Map* e = map_for(end_edited.lowered, kReadSpan);
   const plan::Map* f = map_for(begin_edited.lowered, kReadSpan);
-  ASSERT_TRUE(a && b && e && f);
+  auto purposes = [](const Compiled& c) {
+    std::string out;
+    for (const plan::Map& m : c.lowered.plan.maps) out += m.name + ": " + m.purpose + "\n";
+    return out;
+  };
+  ASSERT_TRUE(a && b && e && f) << purposes(alone) << purposes(with_other) << purposes(end_edited)
+                                << purposes(begin_edited);
   EXPECT_EQ(a->name, b->name);  // named by what it serves (compiler/lower/map_names.hpp)
   EXPECT_NE(a->contents.find("span syscalls.any (read)"), std::string::npos) << a->contents;
   EXPECT_EQ(a->contents, b->contents);  // another file beside it changes nothing it holds
