@@ -100,6 +100,10 @@ TEST(CodegenRawSyscalls, WhereTheKernelIsNotKnownThePerfTracepointIsTheFallback)
   ASSERT_EQ(c.diagnostics, "");
   const plan::Plan& p = c.lowered.plan;
   const std::string& src = c.generated.c_source;
+  std::string span_map;  // the span's in-flight map, as lowering named it (compiler/lower/map_names.hpp)
+  for (const plan::Map& m : p.maps)
+    if (m.purpose.ends_with(" in flight")) span_map = m.name;
+  ASSERT_FALSE(span_map.empty());
   for (const char* name : {"sys_enter", "sys_exit"}) {
     std::vector<const plan::Attachment*> sites = on(p, name);
     ASSERT_EQ(sites.size(), 2u) << name;
@@ -117,7 +121,8 @@ TEST(CodegenRawSyscalls, WhereTheKernelIsNotKnownThePerfTracepointIsTheFallback)
     std::string raw_text = program_text(src, raw->program), tp_text = program_text(src, tp->program);
     EXPECT_TRUE(has_section(raw_text, std::string("raw_tracepoint/") + name)) << raw_text;
     EXPECT_TRUE(has_section(tp_text, std::string("tracepoint/raw_syscalls/") + name)) << tp_text;
-    for (const char* work : {"inflight0", "seam_in_scope", "duration"})
+    EXPECT_NE(raw_text.find(span_map), std::string::npos) << name << " uses the span's map\n" << raw_text;
+    for (const std::string& work : {span_map, std::string("seam_in_scope"), std::string("duration")})
       EXPECT_EQ(raw_text.find(work) == std::string::npos, tp_text.find(work) == std::string::npos)
           << name << " " << work << "\n"
           << raw_text << "\n"
