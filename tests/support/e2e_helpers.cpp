@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -133,6 +134,12 @@ bool pin_to_cpu0(pid_t pid) {
   for (const auto& t : std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task", ec))
     all = sched_setaffinity(std::stoi(t.path().filename().string()), sizeof one, &one) == 0 && all;
   return all && !ec;
+}
+
+long long metric_sample(const std::string& body, const std::string& series) {
+  size_t at = body.find("\n" + series + " ");
+  if (at == std::string::npos) return -1;
+  return std::atoll(body.c_str() + at + series.size() + 2);
 }
 
 }  // namespace seam::test

@@ -16,6 +16,9 @@ int free_port();
 // GET url: the body of a 200 answer, "" otherwise (2 s timeout).
 std::string http_get(const std::string& url);
 
+// The value of one sample line ("name{labels} value") of a /metrics body, -1 when absent.
+long long metric_sample(const std::string& body, const std::string& series);
+
 // A server program (Alertmanager, Prometheus) on a free loopback port, its output in `log`;
 // stopped with SIGTERM, then SIGKILL after `grace`, when the object dies.
 class LoopbackServer {

@@ -4,19 +4,12 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdlib>
 
 #include "support/e2e_helpers.hpp"
 
 namespace seam::test {
 
 using namespace std::chrono_literals;
-
-long long metric_sample(const std::string& body, const std::string& series) {
-  size_t at = body.find("\n" + series + " ");
-  if (at == std::string::npos) return -1;
-  return std::atoll(body.c_str() + at + series.size() + 2);
-}
 
 StalledStdoutFlood::StalledStdoutFlood() : listen("127.0.0.1:" + std::to_string(free_port())) {}
 

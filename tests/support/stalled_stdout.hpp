@@ -14,9 +14,6 @@ namespace seam::test {
 inline constexpr const char* kEverySyncRule =
     "use cuda\n\nrule every_sync\n    on cuda.stream_sync\n    alert info \"sync {duration}\"\n";
 
-// The value of one sample line ("name{labels} value") of a /metrics body, -1 when absent.
-long long metric_sample(const std::string& body, const std::string& series);
-
 class StalledStdoutFlood {
  public:
   static constexpr long kCalls = 30000;
