@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "runtime/identity/cgroup_resolver.hpp"
 #include "support/seam_process.hpp"
@@ -134,6 +135,28 @@ bool pin_to_cpu0(pid_t pid) {
   for (const auto& t : std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task", ec))
     all = sched_setaffinity(std::stoi(t.path().filename().string()), sizeof one, &one) == 0 && all;
   return all && !ec;
+}
+
+// A thread's state is the first field after the command name's closing parenthesis.
+static char thread_state(const std::filesystem::path& task) {
+  std::ifstream in(task / "stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  size_t close = stat.rfind(')');
+  return close == std::string::npos || close + 2 >= stat.size() ? '?' : stat[close + 2];
+}
+
+bool stop_process(pid_t pid, std::chrono::milliseconds timeout) {
+  if (kill(pid, SIGSTOP) != 0) return false;
+  const std::string tasks = "/proc/" + std::to_string(pid) + "/task";
+  return wait_until(
+      [&] {
+        std::error_code ec;
+        bool all = true;
+        for (const auto& t : std::filesystem::directory_iterator(tasks, ec))
+          all = thread_state(t.path()) == 'T' && all;
+        return all && !ec;
+      },
+      timeout);
 }
 
 long long metric_sample(const std::string& body, const std::string& series) {

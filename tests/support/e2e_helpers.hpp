@@ -66,4 +66,9 @@ std::vector<std::string> numbered_malloc_caller(const std::string& pause_s);
 // two processes to share one CPU pins both.
 bool pin_to_cpu0(pid_t pid);
 
+// Stops every thread of `pid` with SIGSTOP and waits until the kernel shows each one stopped
+// (false if that did not happen in time). A test that needs a reader that cannot drain (a flood
+// into a ring that must overflow) stops the reader: on a fast machine a running one keeps up.
+bool stop_process(pid_t pid, std::chrono::milliseconds timeout);
+
 }  // namespace seam::test

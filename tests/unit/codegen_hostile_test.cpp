@@ -7,13 +7,13 @@
 #include <bpf/libbpf.h>
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <set>
 
 #include "compiler/build/build_object.hpp"
 #include "compiler/build/kernel_types.hpp"
 #include "compiler/codegen/c_escape.hpp"
 #include "compiler/codegen/c_invariant.hpp"
+#include "support/build_generated.hpp"
 #include "support/compile_text.hpp"
 
 namespace seam::test {
@@ -119,7 +119,7 @@ Generated compile_case(const TempDir& dir, const Case& c) {
 }
 
 TEST(HostileCorpus, GeneratedCKeepsTheInvariantAndBuildsIntoExactlyThePlannedObject) {
-  bool can_build = !build::find_clang().empty() && std::filesystem::exists(build::kVmlinuxBtfPath);
+  bool can_build = can_build_generated();
   if (!can_build && in_ci()) FAIL() << "CI needs clang and " << build::kVmlinuxBtfPath;
   for (const Case& c : corpus()) {
     SCOPED_TRACE(c.name);
@@ -136,11 +136,7 @@ TEST(HostileCorpus, GeneratedCKeepsTheInvariantAndBuildsIntoExactlyThePlannedObj
     ASSERT_EQ(g.lowered.plan.rules.size(), 3u + (c.rules_extra.empty() ? 0 : 1)) << src;
     if (!can_build) continue;
 
-    build::BuildOptions options;
-    options.kernel_types = g.lowered.kernel_types;
-    options.source_name = codegen::kGeneratedFile;
-    options.use_cache = false;
-    build::BuildResult built = build::build_object(src, options);
+    build::BuildResult built = build_generated(g.lowered, src);
     ASSERT_TRUE(built.object) << built.object.error() << "\n" << built.clang_stderr << "\n" << src;
 
     std::set<std::string> programs = {"seam_exec_notice"};

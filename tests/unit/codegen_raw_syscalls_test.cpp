@@ -5,10 +5,8 @@
 // its exact text.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-
-#include "compiler/build/build_object.hpp"
 #include "compiler/build/kernel_types.hpp"
+#include "support/build_generated.hpp"
 #include "support/compile_text.hpp"
 
 namespace seam::test {
@@ -128,13 +126,9 @@ TEST(CodegenRawSyscalls, WhereTheKernelIsNotKnownThePerfTracepointIsTheFallback)
           << raw_text << "\n"
           << tp_text;
   }
-  bool can_build = !build::find_clang().empty() && std::filesystem::exists(build::kVmlinuxBtfPath);
-  if (!can_build) GTEST_SKIP() << "no clang or kernel BTF: the C was checked, not built";
-  build::BuildOptions options;
-  options.kernel_types = c.lowered.kernel_types;
-  options.source_name = codegen::kGeneratedFile;
-  options.use_cache = false;
-  build::BuildResult built = build::build_object(src, options);
+  if (!can_build_generated() && in_ci()) FAIL() << "CI needs clang and " << build::kVmlinuxBtfPath;
+  if (!can_build_generated()) GTEST_SKIP() << "no clang or kernel BTF: the C was checked, not built";
+  build::BuildResult built = build_generated(c.lowered, src);
   ASSERT_TRUE(built.object) << built.object.error() << "\n" << built.clang_stderr << "\n" << src;
 }
 
