@@ -128,23 +128,13 @@ BuildResult build_in_work_dir(const std::string& c_source, const BuildOptions& o
       return r;
     }
   }
-  std::string types = options.kernel_types_header;
-  if (types.empty()) {
-    Result<std::string> header = kernel_types_header(options.kernel_types);
-    if (!header) {
-      r.object = header.failure();
-      return r;
-    }
-    types = std::move(*header);
-  }
-
   r.work_dir = make_work_dir();
   if (r.work_dir.empty()) {
     r.object = Error{"cannot create a build directory under $TMPDIR or /tmp"};
     return r;
   }
   std::filesystem::path dir(r.work_dir);
-  bool written = write_file(dir / options.source_name, c_source) && write_file(dir / "kernel_types.h", types);
+  bool written = write_file(dir / options.source_name, c_source);
   for (const char* name : kEmbeddedHeaders) {
     auto content = embedded::find(name);
     if (!content) {
@@ -158,18 +148,39 @@ BuildResult build_in_work_dir(const std::string& c_source, const BuildOptions& o
     return r;
   }
 
+  // clang starts now and reads its main file from standard input: one line that includes the
+  // program, written once kernel_types.h is there. Its process start runs beside the dump.
   std::filesystem::path object_path = dir / "seam_program.bpf.o";
   std::vector<std::string> argv = {clang};
   for (const std::string& f : compile_flags(options)) argv.push_back(f);
   // A crashing clang would otherwise leave a reproducer (source and script) in /tmp.
   for (const std::string& f : {std::string("-fno-crash-diagnostics"), "-I" + r.work_dir, std::string("-c"),
-                               (dir / options.source_name).string(), std::string("-o"), object_path.string()})
+                               std::string("-o"), object_path.string()})
     argv.push_back(f);
+  ProcessLimits limits{memory_limit(options), options.cpu_limit_s};
+  std::vector<std::string> from_stdin = argv;
+  from_stdin.insert(from_stdin.end(), {"-x", "c", "-"});
+  StartedProcess compiler(from_stdin, limits);
+  // The same build from the work dir's files, to re-run by hand.
+  argv.push_back((dir / options.source_name).string());
   r.command = shell_quote(argv);
 
+  std::string types = options.kernel_types_header;
+  if (types.empty()) {
+    Result<std::string> header = kernel_types_header(options.kernel_types);
+    if (!header) {
+      r.object = header.failure();
+      return r;
+    }
+    types = std::move(*header);
+  }
+  if (!write_file(dir / "kernel_types.h", types)) {
+    r.object = Error{"cannot write the program into " + r.work_dir};
+    return r;
+  }
+
   auto start = std::chrono::steady_clock::now();
-  ProcessLimits limits{memory_limit(options), options.cpu_limit_s};
-  ProcessResult run = run_process(argv, options.timeout_ms, limits);
+  ProcessResult run = compiler.finish("#include \"" + options.source_name + "\"\n", options.timeout_ms);
   r.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   r.clang_stderr = std::move(run.output);
   r.errors = parse_clang_errors(r.clang_stderr);

@@ -38,13 +38,15 @@ struct BuildResult {
   // The object's bytes, or what went wrong: "clang failed (exit 1)" (its diagnostics in `errors`),
   // no clang (ErrorCode::NotFound), no BTF, a crash, a limit.
   Result<std::vector<uint8_t>> object = Error{"not built"};
-  std::string command;       // the exact clang command line, re-runnable from any directory
+  // The clang command line that builds the object from the work dir's files, re-runnable from any
+  // directory (seam's own run gives clang the same program through standard input, to start it early).
+  std::string command;
   std::string clang_stderr;  // clang's output (stdout and stderr)
   std::vector<ClangError> errors;
   std::string cache_key;
   std::string work_dir;  // empty once removed (always, unless keep_work_dir)
   bool from_cache = false;
-  double compile_ms = 0;  // clang's wall time; 0 on a cache hit
+  double compile_ms = 0;  // clang's wall time once its input was ready; 0 on a cache hit
 };
 
 BuildResult build_object(const std::string& c_source, const BuildOptions& options);

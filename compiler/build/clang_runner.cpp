@@ -1,7 +1,9 @@
 #include "compiler/build/clang_runner.hpp"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -48,26 +50,24 @@ std::string clang_identity(const std::string& clang_path) {
          std::to_string(st.st_mtim.tv_nsec);
 }
 
-ProcessResult run_process(const std::vector<std::string>& argv, int timeout_ms, const ProcessLimits& limits) {
-  ProcessResult r;
-  int out[2];
-  if (argv.empty() || pipe2(out, O_CLOEXEC) != 0) return r;
+StartedProcess::StartedProcess(const std::vector<std::string>& argv, const ProcessLimits& limits) {
+  int in[2], out[2];
+  if (argv.empty() || pipe2(in, O_CLOEXEC) != 0) return;
+  if (pipe2(out, O_CLOEXEC) != 0) {
+    close(in[0]);
+    close(in[1]);
+    return;
+  }
   // Built before fork: the child of a threaded process must not allocate.
   std::vector<char*> args;
   args.reserve(argv.size() + 1);
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
-  pid_t pid = fork();
-  if (pid < 0) {
-    close(out[0]);
-    close(out[1]);
-    return r;
-  }
-  if (pid == 0) {
+  pid_ = fork();
+  if (pid_ == 0) {
+    dup2(in[0], 0);
     dup2(out[1], 1);
     dup2(out[1], 2);
-    int devnull = open("/dev/null", O_RDONLY);
-    if (devnull >= 0) dup2(devnull, 0);
     if (limits.address_space_bytes) {
       rlimit as{limits.address_space_bytes, limits.address_space_bytes};
       if (setrlimit(RLIMIT_AS, &as) != 0) _exit(126);
@@ -79,7 +79,52 @@ ProcessResult run_process(const std::vector<std::string>& argv, int timeout_ms, 
     execv(args[0], args.data());
     _exit(127);
   }
+  close(in[0]);
   close(out[1]);
+  if (pid_ < 0) {
+    close(in[1]);
+    close(out[0]);
+    return;
+  }
+  in_ = in[1];
+  out_ = out[0];
+}
+
+StartedProcess::~StartedProcess() {
+  if (in_ >= 0) close(in_);
+  if (out_ >= 0) close(out_);
+  if (pid_ > 0) {
+    kill(pid_, SIGKILL);
+    while (waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
+    }
+  }
+}
+
+namespace {
+
+// One write to a pipe whose reader may be gone: EPIPE, not a SIGPIPE that would end seam (not
+// every command ignores the signal). The signal is blocked for this thread and a pending one
+// taken back.
+void write_without_sigpipe(int fd, std::string_view bytes) {
+  sigset_t pipe_only, old;
+  sigemptyset(&pipe_only);
+  sigaddset(&pipe_only, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_only, &old);
+  if (write(fd, bytes.data(), bytes.size()) < 0 && errno == EPIPE) {
+    timespec zero{};
+    sigtimedwait(&pipe_only, nullptr, &zero);
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
+}  // namespace
+
+ProcessResult StartedProcess::finish(std::string_view input, int timeout_ms) {
+  ProcessResult r;
+  if (pid_ <= 0) return r;
+  if (!input.empty()) write_without_sigpipe(in_, input.substr(0, PIPE_BUF));
+  close(in_);
+  in_ = -1;
   auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
   char buf[8192];
   while (true) {
@@ -87,23 +132,29 @@ ProcessResult run_process(const std::vector<std::string>& argv, int timeout_ms, 
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       r.timed_out = true;
-      kill(pid, SIGKILL);
+      kill(pid_, SIGKILL);
       break;
     }
-    pollfd p{out[0], POLLIN, 0};
+    pollfd p{out_, POLLIN, 0};
     int n = poll(&p, 1, static_cast<int>(left.count()));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) continue;
-    ssize_t got = read(out[0], buf, sizeof buf);
+    ssize_t got = read(out_, buf, sizeof buf);
     if (got <= 0) break;  // EOF: the child closed its output (exited)
     r.output.append(buf, static_cast<size_t>(got));
   }
-  close(out[0]);
+  close(out_);
+  out_ = -1;
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }
+  pid_ = -1;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return r;
+}
+
+ProcessResult run_process(const std::vector<std::string>& argv, int timeout_ms, const ProcessLimits& limits) {
+  return StartedProcess(argv, limits).finish({}, timeout_ms);
 }
 
 std::vector<ClangError> parse_clang_errors(const std::string& output) {
