@@ -9,11 +9,12 @@
 #include <mutex>
 
 #include "compiler/build/build_object.hpp"
-#include "compiler/codegen/template.hpp"
+#include "compiler/codegen/loader_hook_source.hpp"
 #include "compiler/plan/record_header.hpp"
 #include "runtime/elf/elf_file.hpp"
 #include "runtime/elf/resolve.hpp"
 #include "runtime/run/loader_record.hpp"
+#include "runtime/run/prebuilt_hook.hpp"
 
 namespace seam::runtime {
 
@@ -37,15 +38,19 @@ Error failure(const std::string& what, int err) {
 namespace {
 
 build::BuildResult build_hook() {
+  if (std::span<const uint8_t> prebuilt = prebuilt_loader_hook(); !prebuilt.empty()) {
+    build::BuildResult r;  // seam's build made it (cli/prebuild/): no clang at start
+    r.object = std::vector<uint8_t>(prebuilt.begin(), prebuilt.end());
+    r.from_cache = true;
+    return r;
+  }
   // One build at a time: start() called while build_ahead() still compiles waits for it and
   // then finds its object in the cache, instead of running a second clang beside it.
   static std::mutex one_build;
   std::lock_guard lock(one_build);
   build::BuildOptions options;
-  options.source_name = "seam_loader_notice.bpf.c";
-  return build::build_object(
-      codegen::fragment("loader_notice.c.tmpl", {{"rule_id", std::to_string(kLoaderNoticeRuleId) + "U"}}),
-      options);
+  options.source_name = codegen::kLoaderHookSourceName;
+  return build::build_object(codegen::loader_hook_source(), options);
 }
 
 }  // namespace

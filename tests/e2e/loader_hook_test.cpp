@@ -6,19 +6,24 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <linux/bpf.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "compiler/build/clang_runner.hpp"
 #include "runtime/run/event_reader.hpp"
 #include "runtime/run/library_hub.hpp"
 #include "runtime/run/loader_hook.hpp"
 #include "runtime/run/loader_record.hpp"
+#include "runtime/run/prebuilt_hook.hpp"
+#include "support/seam_process.hpp"
 #include "support/test_support.hpp"
 
 namespace seam::runtime {
@@ -144,6 +149,39 @@ TEST(LoaderHook, AProcessSendsAtMostItsBudgetAndTheRestAreCountedLost) {
   EXPECT_FALSE((*hook)->newly_lost()) << "told twice";
   hook->reset();
   close(ring);
+}
+
+// The hook's object came with seam (cli/prebuild/, built with seam's build): a cold start (empty
+// object cache) runs clang once, for its rules, not a second time for the hook.
+TEST(LoaderHook, ComesBuiltWithSeamSoAColdStartRunsClangOnceForItsRules) {
+  SEAM_REQUIRE_ROOT();
+  if (prebuilt_loader_hook().empty()) {
+    if (test::in_ci()) FAIL() << "CI's build machine has clang and kernel BTF: the hook must come prebuilt";
+    GTEST_SKIP()
+        << "this build machine could not build the hook (no clang or kernel BTF): seam builds it at start";
+  }
+  test::TempDir dir;
+  const std::string log = dir.path() + "/clang-runs";
+  const std::string clang = build::find_clang();
+  ASSERT_FALSE(clang.empty());
+  std::string wrapper =
+      dir.write("clang", "#!/bin/sh\necho \"$*\" >> " + log + "\nexec " + clang + " \"$@\"\n");
+  ASSERT_EQ(chmod(wrapper.c_str(), 0755), 0);
+  std::string rules = dir.write("one.seam", "use cuda\nrule sync on cuda.stream_sync alert info \"s\"\n");
+  setenv("SEAM_CLANG", wrapper.c_str(), 1);
+  setenv("SEAM_CACHE_DIR", (dir.path() + "/cache").c_str(), 1);
+  {
+    test::SeamRun seam(dir.path(), {rules});
+    EXPECT_TRUE(seam.wait_for_notice("ready", "probes attached", std::chrono::seconds(30)))
+        << seam.stderr_text();
+    EXPECT_EQ(seam.stop(), 0) << seam.stderr_text();
+  }
+  unsetenv("SEAM_CLANG");
+  unsetenv("SEAM_CACHE_DIR");
+  std::ifstream in(log);
+  std::vector<std::string> runs;
+  for (std::string line; std::getline(in, line);) runs.push_back(line);
+  EXPECT_EQ(runs.size(), 1u) << "clang ran for: " << ::testing::PrintToString(runs);
 }
 
 }  // namespace
