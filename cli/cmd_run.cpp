@@ -153,7 +153,8 @@ int run(RunFlags& flags) {
   // session's probe_features() waits for this first call if it has not finished.
   std::jthread features([] { runtime::probe_features(); });
   // The dynamic loader hook's object (loader_hook.hpp) builds with clang beside the rules' build,
-  // not after the probes attach; only `seam run RULES` starts the hook (a bundle has no clang).
+  // not after the probes attach, where seam came without it built (prebuilt_hook.hpp); a bundle
+  // run builds nothing.
   std::jthread loader_hook;
   // The hook's types header and the rules' are dumped from one parse of the kernel's BTF, not
   // two (vmlinux_btf.hpp); let go before loading, so that its pages are trimmed below.

@@ -11,6 +11,7 @@
 #include "runtime/load/task_storage_probe.hpp"
 #include "runtime/output/plan_outputs.hpp"
 #include "runtime/output/stderr_notice_sink.hpp"
+#include "runtime/run/prebuilt_hook.hpp"
 #include "runtime/run/session.hpp"
 #include "runtime/safety/rule_file_safety.hpp"
 
@@ -75,7 +76,9 @@ int run_bundle(BundleRun run) {
   session.rule_paths = {run.path};
   session.compile_unit = [load = run.load](const std::string& path) { return load_bundle(path, load).unit; };
   session.compiler_output = [](const std::string& text) { std::cerr << text; };
-  session.loader_hook = false;  // it is built with clang, which a bundle's host need not have
+  // The hook came built with seam (runtime/run/prebuilt_hook.hpp); a seam that could not build it
+  // would need clang at start, which a bundle's host need not have.
+  session.loader_hook = !runtime::prebuilt_loader_hook().empty();
   session.reload = run.reload;
   session.watch = run.watch;
   session.sinks = std::move(run.sinks);

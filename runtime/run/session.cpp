@@ -184,7 +184,8 @@ void Session::start_loader_hook() {
   Result<std::unique_ptr<LoaderHook>> hook =
       options_.loader_hook
           ? LoaderHook::start(ring_fd_)
-          : Result<std::unique_ptr<LoaderHook>>(Error{"a bundle run builds no loader hook (no clang)"});
+          : Result<std::unique_ptr<LoaderHook>>(
+                Error{"this seam came without a built loader hook, and a bundle run builds none (no clang)"});
   if (!hook) {
     notice(Notice{plan::Severity::Warning,
                   notice_id(NoticeKind::LoaderHookUnavailable),

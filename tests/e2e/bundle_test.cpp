@@ -13,6 +13,7 @@
 
 #include "compiler/bundle/bundle.hpp"
 #include "runtime/load/features.hpp"
+#include "runtime/run/prebuilt_hook.hpp"
 #include "support/e2e_helpers.hpp"
 #include "support/seam_process.hpp"
 #include "support/test_support.hpp"
@@ -87,6 +88,10 @@ TEST_F(Bundle, RunsWithNoClangAndAlerts) {
   EXPECT_EQ(seam.stop(), 0) << seam.stderr_text();
   for (const nlohmann::json& a : mine(seam, "seq_v1")) EXPECT_EQ(a.value("message", "").rfind("v1 ", 0), 0u);
   EXPECT_FALSE(no_clang.clang_was_run()) << read_file(dir_.path() + "/clang-was-run");
+  // The dynamic loader's hook came built with seam: a bundle run has it too, with no clang.
+  if (!runtime::prebuilt_loader_hook().empty() || in_ci()) {
+    EXPECT_TRUE(seam.notices("loader-hook-unavailable").empty()) << seam.stderr_text();
+  }
 }
 
 // A bundle merges its files into one object; each rule keeps its own file's scope, so that the
