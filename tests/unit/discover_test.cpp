@@ -305,6 +305,12 @@ TEST(Rescanner, ReportsEachLibraryOnce) {
   test::TempDir dir;
   std::string root = make_root(dir);
   std::string copy = root + "/usr/lib/libcudart.so.12";
+  // Both files exist before the first scan: it reports what other processes map now (other tests'
+  // copies, deleted when they end), and a file created after it could get one of those inode
+  // numbers back, which this Rescanner has then seen (it failed so under ctest -j2).
+  std::string other = dir.path() + "/other/libcudart.so.12";
+  std::filesystem::create_directories(dir.path() + "/other");
+  std::filesystem::copy_file(kFakeCudart, other);
   Rescanner rescanner(kCudart, Scope{});
   rescanner.scan();  // whatever other processes map is reported now, not later
 
@@ -321,9 +327,6 @@ TEST(Rescanner, ReportsEachLibraryOnce) {
   EXPECT_EQ(with_inode(rescanner.scan(), st), nullptr);
 
   // A different inode in a new process is news.
-  std::string other = dir.path() + "/other/libcudart.so.12";
-  std::filesystem::create_directories(dir.path() + "/other");
-  std::filesystem::copy_file(kFakeCudart, other);
   ChildProcess third = child_dlopening(other);
   wait_ready(third);
   std::vector<LibraryFile> news = rescanner.scan_pid(third.pid());
