@@ -8,7 +8,9 @@
 //
 // The function and the lock come from the table below: take_gil, and the `cpython_gil` reader of
 // its module's GIL state. A race it cannot see: the GIL read free at the entry but taken by
-// another thread before this one gets it is recorded as no wait (duration 0).
+// another thread before this one gets it is recorded as no wait (duration 0). And the GIL read is
+// the main interpreter's (as python.gil_held reads it): a 3.12+ subinterpreter with a GIL of its
+// own that waits while the main GIL is free is recorded as no wait too.
 //
 // A span qualifies only where the early end is exact for what reads it: a call span (entry and
 // return of the same function) not keyed, whose return carries nothing but its end (the entry may
