@@ -46,3 +46,20 @@ static __always_inline int seam_py_gil_held(void *procs, __u32 tgid)
 	struct task_struct *task = bpf_get_current_task_btf();
 	return thread_id != 0 && thread_id == SEAM_KERNEL_READ(task, thread.fsbase);
 }
+
+/* The interpreter's GIL reads free (`locked` is 0): a take_gil entered now will not wait, unless
+ * another thread takes the GIL first (compiler/lower/uprobe_session.cpp). 0 when it cannot be
+ * read or the process is not in the map: then the caller measures the call as usual. */
+static __always_inline int seam_py_gil_free(void *procs, __u32 tgid)
+{
+	struct seam_py_proc *p = bpf_map_lookup_elem(procs, &tgid);
+	if (!p)
+		return 0;
+	__u64 base = p->runtime;
+	if (p->interp_ptr && (bpf_probe_read_user(&base, sizeof(base), (void *)(p->runtime + p->interp_ptr)) || !base))
+		return 0;
+	int locked = 1;
+	if (bpf_probe_read_user(&locked, sizeof(locked), (void *)(base + p->locked)))
+		return 0;
+	return locked == 0;
+}

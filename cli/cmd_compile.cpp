@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/compile_driver.hpp"
+#include "runtime/load/uprobe_session_probe.hpp"
 
 namespace seam::cli {
 
@@ -21,6 +22,8 @@ Command add_compile(CLI::App& parent) {
   app->add_option("-o,--output", *output, "Write to this file instead of stdout");
   add_ustack_copy_option(*app, options->lower);
   return {app, [options, emit, output] {
+            // As `seam run` would: a uprobe session where this kernel (and user) has them.
+            options->lower.uprobe_session = runtime::uprobe_session_support().usable;
             CompiledRules rules = compile_rules(*options, std::cerr);
             if (!rules.ok) return 1;
             std::string text;

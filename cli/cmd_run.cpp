@@ -31,6 +31,7 @@
 #include "compiler/plan/cgroup_path.hpp"
 #include "runtime/load/features.hpp"
 #include "runtime/load/task_storage_probe.hpp"
+#include "runtime/load/uprobe_session_probe.hpp"
 #include "runtime/output/plan_outputs.hpp"
 #include "runtime/output/sink.hpp"
 #include "runtime/output/stderr_notice_sink.hpp"
@@ -269,6 +270,9 @@ int run(RunFlags& flags) {
   // events become raw tracepoint programs where it has them, with no fallback built beside them
   // (compiler/lower/raw_syscall_tracepoints.hpp).
   flags.compile.lower.has_feature = [](plan::Feature f) { return runtime::probe_features().available(f); };
+  // take_gil's entry and return as one uprobe session where the kernel has them: a call that finds
+  // the GIL free ends at its entry (compiler/lower/uprobe_session.cpp).
+  flags.compile.lower.uprobe_session = runtime::uprobe_session_support().usable;
   // One driver for the start and every reload: each file is read and checked once, all together
   // as `seam lint` sees them (every diagnostic, also those across files: a route to an output
   // another file declares), then every rule file is lowered, generated and built into one object

@@ -4,6 +4,8 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "compiler/codegen/c_escape.hpp"
 #include "compiler/codegen/c_expr.hpp"
@@ -337,6 +339,57 @@ std::string subject_gated(const plan::Action& a, const std::string& code, const 
   return code;
 }
 
+// `code`'s early returns give `value` instead of 0.
+std::string returning(std::string code, const std::string& value) {
+  const std::string zero = "return 0;";
+  for (size_t at = code.find(zero); at != std::string::npos; at = code.find(zero, at + 1))
+    code.replace(at, zero.size(), "return " + value + ";");
+  return code;
+}
+
+// A uprobe session site's body (compiler/lower/uprobe_session.cpp): the actions before the span's
+// begin run at every entry; then the span begins, unless the lock reads free, when it ends there
+// at once; the rest run at the return. `texts` holds each action's code, in site.actions' order.
+std::string session(const plan::Program& p, const plan::Site& site, const std::vector<std::string>& texts,
+                    ExprContext ctx) {
+  std::string entry, begin, ret, early;
+  bool at_entry = true;
+  const plan::Span& span = p.spans.at(static_cast<size_t>(site.session_span));
+  for (size_t i = 0; i < site.actions.size(); ++i) {
+    const plan::Action& act = site.actions[i];
+    if (act.kind == plan::ActionKind::SpanBegin && act.index == site.session_span) {
+      begin = texts[i];
+      at_entry = false;
+    } else {
+      (at_entry ? entry : ret) += texts[i];
+    }
+    if (act.kind != plan::ActionKind::SpanEnd || act.index != site.session_span) continue;
+    ctx.in_span_end = true;
+    std::string marks;
+    for (int m : act.marks) marks += mark(p, m, ctx);
+    for (int m : act.metrics) marks += metric_update(p, m, ctx);
+    std::string saved = saves(span.saves, "early.", ctx);
+    if (span.save_ip) saved = "\t\tearly.ip = PT_REGS_IP(ctx);\n" + saved;
+    early = fragment("span_end_at_entry.c.tmpl", {{"span", span.name},
+                                                  {"why", "the lock reads free, so it lasts no time"},
+                                                  {"map", span.map},
+                                                  {"saves", saved},
+                                                  {"rules", rules(act.rules, ctx)},
+                                                  {"marks", marks}});
+    ctx.in_span_end = false;
+    // Only where the begin would have stored it (compiler/lower/begin_filter.hpp).
+    if (span.begin_when.op != plan::CondOp::True)
+      early = "\tif (" + c_condition(span.begin_when, ctx) + ") {\n" + indent(early) + "\t}\n";
+  }
+  const plan::Attachment& a = p.plan.attachments.at(static_cast<size_t>(site.attachment));
+  return fragment("uprobe_session.c.tmpl", {{"symbol", a.symbols.empty() ? a.program : a.symbols[0]},
+                                            {"reader_map", site.early_end_map},
+                                            {"early_end", indent(early)},
+                                            {"entry", indent(entry)},
+                                            {"begin", indent(begin)},
+                                            {"return", ret}});
+}
+
 std::string sites(const plan::Program& p, const Options& options) {
   std::string out;
   std::string filter, current_ok = "tgid != seam_self_tgid";
@@ -362,9 +415,11 @@ std::string sites(const plan::Program& p, const Options& options) {
       if (slots.size() > 1 && slot_tests(p, options, slot)) gate.insert(slot);
     if (!gate.empty()) ctx.gate_slots = &gate;
     std::string actions;
-    bool needs_time = false;
+    std::vector<std::string> texts;  // of each action, for a session site (session())
+    bool needs_time = site.session_span >= 0;
     for (const plan::Action& act : site.actions) {
-      actions += subjects ? subject_gated(act, action(p, act, ctx), ctx) : action(p, act, ctx);
+      texts.push_back(subjects ? subject_gated(act, action(p, act, ctx), ctx) : action(p, act, ctx));
+      actions += texts.back();
       // A task-local span begin reads the clock itself, after the value exists (unless it saves `time`).
       // So does a filtered one (begin_reads_clock), and one that stores nothing reads none.
       bool task_begin = false;
@@ -378,17 +433,28 @@ std::string sites(const plan::Program& p, const Options& options) {
       if (act.kind != plan::ActionKind::StateSet && act.kind != plan::ActionKind::StateClear && !task_begin)
         needs_time = true;
     }
+    std::string skip = "0";  // what the program's early returns give
+    std::string site_filter = filter;
+    if (site.session_span >= 0) {
+      actions = session(p, site, texts, ctx);
+      skip = "1";  // at the entry: nothing to do at the return either
+      scope_test = returning(scope_test, skip);
+      site_filter = returning(filter, skip);
+    }
     out += fragment(
         "site.c.tmpl",
-        {{"description", describe(a, p) + " (" + a.origin + ")"},
+        {{"description", describe(a, p) +
+                             (site.session_span >= 0 ? " and its return, one uprobe session" : "") + " (" +
+                             a.origin + ")"},
+         {"skip", skip},
          {"section", site.section},
          {"program", a.program},
          {"context", site.context_type},
          {"now", needs_time ? "\t__u64 now = bpf_ktime_get_ns();\n" : ""},
-         {"self_filter",
-          subjects ? "\tseam_note_thread(tid, tgid);\n" : "\tif (tgid == seam_self_tgid)\n\t\treturn 0;\n"},
+         {"self_filter", subjects ? "\tseam_note_thread(tid, tgid);\n"
+                                  : "\tif (tgid == seam_self_tgid)\n\t\treturn " + skip + ";\n"},
          {"target_filter",
-          subjects ? "\tint seam_current_ok = " + current_ok + ";\n\t(void)seam_current_ok;\n" : filter},
+          subjects ? "\tint seam_current_ok = " + current_ok + ";\n\t(void)seam_current_ok;\n" : site_filter},
          {"scope_test", scope_test},
          {"actions", actions}});
   }
@@ -424,6 +490,8 @@ Generated generate(const plan::Program& program, const Options& options) {
   bool fd_names = std::find(program.kernel_types.begin(), program.kernel_types.end(), "struct fdtable") !=
                   program.kernel_types.end();
   bool py_gil = !program.plan.memory_readers.empty();
+  bool session = std::any_of(program.sites.begin(), program.sites.end(),
+                             [](const plan::Site& s) { return s.session_span >= 0; });
   bool syscall_structs = std::any_of(program.sites.begin(), program.sites.end(), [](const plan::Site& s) {
     return s.context_type == "struct seam_sys_enter" || s.context_type == "struct seam_sys_exit";
   });
@@ -452,6 +520,9 @@ Generated generate(const plan::Program& program, const Options& options) {
                                                               "] = {};\n" + fragment("scope_test.c.tmpl", {})
                                                         : "") +
                               subject_helpers(program, options) + (py_gil ? "#include \"py_gil.h\"\n" : "") +
+                              (session ? "/* uprobe sessions (kernel 6.13+): true in the run at a function's "
+                                         "return */\nextern _Bool bpf_session_is_return(void) __ksym;\n"
+                                       : "") +
                               (py_stack ? "#include \"py_stack.h\"\n" : "") +
                               (program.plan.identity_tests.empty() ? "" : "#include \"seam_identity.h\"\n") +
                               (syscall_structs ? fragment("syscall_structs.c.tmpl", {}) : "") +

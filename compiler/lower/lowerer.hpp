@@ -89,6 +89,11 @@ class Lowerer {
   // ---- record_layout.cpp
   plan::RuleCheck rule_check(const ast::RuleDecl& rule, uint32_t rule_id, int correlation);
 
+  // ---- uprobe_session.cpp
+  // Turns each qualifying call span's entry and return into one uprobe session site
+  // (uprobe_session.cpp). Runs once every action is placed; removes the return sites.
+  void use_uprobe_sessions();
+
   // ---- lower_enum.cpp
   // Marks `record`'s field `field` as printed by the names of enum `enum_name`, whose table the
   // plan then carries.

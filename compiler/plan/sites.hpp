@@ -154,12 +154,25 @@ struct Action {
   std::vector<int> metrics;      // SpanEnd: metric updates (Program::metric_updates) at completion
 };
 
+// The ELF section of a uprobe session program (kernel 6.13+): one program run at a function's
+// entry and, unless the entry returns non-zero, at its return (compiler/lower/uprobe_session.cpp).
+// libbpf 1.1 does not know it: the loader gives it its program type and attach type
+// (runtime/load/loaded_object.cpp) and links it as a uprobe at the function's entry.
+inline constexpr const char* kUprobeSessionSection = "uprobe.session";
+
 // The program attached at one probe site; `attachment` indexes Plan::attachments.
 struct Site {
   int attachment = -1;
   std::string section;          // ELF section: "uprobe", "uretprobe", "tracepoint/sched/sched_switch", ...
   std::string context_type;     // C type of ctx: "struct pt_regs", "struct trace_event_raw_sched_switch", ...
   std::vector<Action> actions;  // in order
+  // A uprobe session site (section kUprobeSessionSection): `actions` run at the entry up to and including
+  // the SpanBegin of span `session_span`, the rest at the return. When the lock that the
+  // `cpython_gil` reader map `early_end_map` describes reads free at the entry (the call will not
+  // wait: compiler/lower/uprobe_session.cpp), the span ends there with duration 0 and the entry
+  // asks the kernel not to run the return.
+  int session_span = -1;
+  std::string early_end_map;
 };
 
 struct Program {

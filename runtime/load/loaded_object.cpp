@@ -16,6 +16,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <string_view>
 #include <thread>
 
 #include "runtime/load/core_relocations.hpp"
@@ -204,9 +205,19 @@ LoadResult LoadedObject::load(std::span<const uint8_t> object, const plan::Plan&
   set_rodata_u64(self->obj_, "seam_wakeup_bytes", plan.ringbuf_bytes / 8);
   set_rodata_u64(self->obj_, "seam_self_tgid", static_cast<uint64_t>(getpid()));  // absent in test objects
   choose_programs(self->obj_, plan, features, &self->unavailable_);
+  // Uprobe session programs (generated only where the kernel has them, uprobe_session_probe.hpp):
+  // a section libbpf 1.1 does not know, so it leaves the type to us.
+  bpf_program* session;
+  bpf_object__for_each_program(session, self->obj_) {
+    if (std::string_view(bpf_program__section_name(session)) != kUprobeSessionSectionName) continue;
+    bpf_program__set_type(session, BPF_PROG_TYPE_KPROBE);
+    bpf_program__set_expected_attach_type(session, static_cast<bpf_attach_type>(kBpfTraceUprobeSession));
+    self->uprobe_session_programs_.insert(bpf_program__name(session));
+  }
   if (features.uprobe_multi.available) {
     for (const plan::Attachment& a : plan.attachments) {
       if (a.kind != plan::AttachKind::Uprobe && a.kind != plan::AttachKind::Uretprobe) continue;
+      if (self->uprobe_session_programs_.count(a.program)) continue;
       bpf_program* prog = bpf_object__find_program_by_name(self->obj_, a.program.c_str());
       if (!prog) continue;
       bpf_program__set_expected_attach_type(prog, static_cast<bpf_attach_type>(kBpfTraceUprobeMulti));
@@ -268,6 +279,12 @@ AttachResult LoadedObject::attach_uprobe(const std::string& program, const std::
                      binary_path + offset + (pid >= 0 ? " pid " + std::to_string(pid) : "");
   SEAM_FIND_PROGRAM(prog, program, what);
   CaptureLibbpf quiet(nullptr);  // the error value says it all
+  if (uprobe_session_programs_.count(program)) {
+    int fd = create_uprobe_multi_link(bpf_program__fd(prog), binary_path, file_offset, false, pid,
+                                      kBpfTraceUprobeSession);
+    if (fd < 0) return failed(what + " (uprobe session)", -fd);
+    return add_link({Link{nullptr, fd}});
+  }
   if (uprobe_multi_programs_.count(program)) {
     int fd = create_uprobe_multi_link(bpf_program__fd(prog), binary_path, file_offset, retprobe, pid);
     if (fd < 0) return failed(what, -fd);

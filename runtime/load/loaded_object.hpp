@@ -121,8 +121,9 @@ class LoadedObject {
   bpf_object* obj_ = nullptr;
   std::vector<Unavailable> unavailable_;
   std::mutex links_mutex_;  // add_link: kernel probes and uprobes attach from two threads at start
-  std::vector<std::vector<Link>> links_;         // by handle; empty once detached
-  std::set<std::string> uprobe_multi_programs_;  // loaded for uprobe_multi links
+  std::vector<std::vector<Link>> links_;           // by handle; empty once detached
+  std::set<std::string> uprobe_multi_programs_;    // loaded for uprobe_multi links
+  std::set<std::string> uprobe_session_programs_;  // loaded for uprobe session links
   std::string ringbuf_map_, drops_map_;
   uint32_t drop_slots_ = 1;
 };

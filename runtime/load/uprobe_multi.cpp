@@ -32,11 +32,11 @@ constexpr uint32_t kUprobeMultiReturn = 1;  // BPF_F_UPROBE_MULTI_RETURN
 }  // namespace
 
 int create_uprobe_multi_link(int prog_fd, const std::string& path, uint64_t file_offset, bool retprobe,
-                             pid_t pid) {
+                             pid_t pid, int attach_type) {
   unsigned long offset = file_offset;
   LinkCreateUprobeMultiAttr attr{};
   attr.prog_fd = static_cast<uint32_t>(prog_fd);
-  attr.attach_type = kBpfTraceUprobeMulti;
+  attr.attach_type = static_cast<uint32_t>(attach_type);
   attr.path = reinterpret_cast<uintptr_t>(path.c_str());
   attr.offsets = reinterpret_cast<uintptr_t>(&offset);
   attr.cnt = 1;
