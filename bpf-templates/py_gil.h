@@ -24,18 +24,29 @@ struct seam_py_proc {
 	__u32 pad;
 };
 
+/* Reads the process's interpreter GIL: where its state is (`*base`) and its `locked` word. Non-zero
+ * when the process is not in the map or a read fails. */
+static __always_inline int seam_py_gil_read(void *procs, __u32 tgid, struct seam_py_proc **proc, __u64 *base,
+					    int *locked)
+{
+	struct seam_py_proc *p = bpf_map_lookup_elem(procs, &tgid);
+	if (!p)
+		return -1;
+	*proc = p;
+	*base = p->runtime;
+	if (p->interp_ptr && (bpf_probe_read_user(base, sizeof(*base), (void *)(p->runtime + p->interp_ptr)) || !*base))
+		return -1;
+	return bpf_probe_read_user(locked, sizeof(*locked), (void *)(*base + p->locked)) ? -1 : 0;
+}
+
 /* The current thread holds its interpreter's GIL: the GIL is locked and its last holder's
  * thread is this one. Three or four reads of user memory; any that fails says "not held". */
 static __always_inline int seam_py_gil_held(void *procs, __u32 tgid)
 {
-	struct seam_py_proc *p = bpf_map_lookup_elem(procs, &tgid);
-	if (!p)
-		return 0;
-	__u64 base = p->runtime;
-	if (p->interp_ptr && (bpf_probe_read_user(&base, sizeof(base), (void *)(p->runtime + p->interp_ptr)) || !base))
-		return 0;
+	struct seam_py_proc *p = 0;
+	__u64 base = 0;
 	int locked = 0;
-	if (bpf_probe_read_user(&locked, sizeof(locked), (void *)(base + p->locked)) || locked != 1)
+	if (seam_py_gil_read(procs, tgid, &p, &base, &locked) || locked != 1)
 		return 0;
 	__u64 holder = 0, thread_id = 0;
 	if (bpf_probe_read_user(&holder, sizeof(holder), (void *)(base + p->holder)) || !holder)
@@ -52,14 +63,8 @@ static __always_inline int seam_py_gil_held(void *procs, __u32 tgid)
  * read or the process is not in the map: then the caller measures the call as usual. */
 static __always_inline int seam_py_gil_free(void *procs, __u32 tgid)
 {
-	struct seam_py_proc *p = bpf_map_lookup_elem(procs, &tgid);
-	if (!p)
-		return 0;
-	__u64 base = p->runtime;
-	if (p->interp_ptr && (bpf_probe_read_user(&base, sizeof(base), (void *)(p->runtime + p->interp_ptr)) || !base))
-		return 0;
+	struct seam_py_proc *p = 0;
+	__u64 base = 0;
 	int locked = 1;
-	if (bpf_probe_read_user(&locked, sizeof(locked), (void *)(base + p->locked)))
-		return 0;
-	return locked == 0;
+	return !seam_py_gil_read(procs, tgid, &p, &base, &locked) && locked == 0;
 }
