@@ -339,14 +339,6 @@ std::string subject_gated(const plan::Action& a, const std::string& code, const 
   return code;
 }
 
-// `code`'s early returns give `value` instead of 0.
-std::string returning(std::string code, const std::string& value) {
-  const std::string zero = "return 0;";
-  for (size_t at = code.find(zero); at != std::string::npos; at = code.find(zero, at + 1))
-    code.replace(at, zero.size(), "return " + value + ";");
-  return code;
-}
-
 // A uprobe session site's body (compiler/lower/uprobe_session.cpp): the actions before the span's
 // begin run at every entry; then the span begins, unless the lock reads free, when it ends there
 // at once; the rest run at the return. `texts` holds each action's code, in site.actions' order.
@@ -390,27 +382,36 @@ std::string session(const plan::Program& p, const plan::Site& site, const std::v
                                             {"return", ret}});
 }
 
+// The --pid and --cgroup tests a site starts with; `skip` is what its early returns give.
+std::string target_filter(const Options& options, const std::string& skip) {
+  std::string filter;
+  if (options.target_pid)
+    filter += "\tif (tgid != " + std::to_string(options.target_pid) + "U)\n\t\treturn " + skip + ";\n";
+  if (options.target_cgroup)
+    filter += "\tif (bpf_get_current_cgroup_id() != " + std::to_string(options.target_cgroup) +
+              "ULL)\n\t\treturn " + skip + ";\n";
+  return filter;
+}
+
 std::string sites(const plan::Program& p, const Options& options) {
   std::string out;
-  std::string filter, current_ok = "tgid != seam_self_tgid";
-  if (options.target_pid) {
-    filter += "\tif (tgid != " + std::to_string(options.target_pid) + "U)\n\t\treturn 0;\n";
-    current_ok += " && tgid == " + std::to_string(options.target_pid) + "U";
-  }
-  if (options.target_cgroup) {
-    filter += "\tif (bpf_get_current_cgroup_id() != " + std::to_string(options.target_cgroup) +
-              "ULL)\n\t\treturn 0;\n";
+  std::string current_ok = "tgid != seam_self_tgid";
+  if (options.target_pid) current_ok += " && tgid == " + std::to_string(options.target_pid) + "U";
+  if (options.target_cgroup)
     current_ok += " && bpf_get_current_cgroup_id() == " + std::to_string(options.target_cgroup) + "ULL";
-  }
   for (const plan::Site& site : p.sites) {
     const bool subjects = has_subjects(site);
+    // What the program's early returns give: 1 at a session's entry (nothing to do at the return
+    // either), 0 elsewhere.
+    const std::string skip = site.session_span >= 0 ? "1" : "0";
     const plan::Attachment& a = p.plan.attachments.at(static_cast<size_t>(site.attachment));
     ExprContext ctx{&p, context_kind(site, a), false};
     // One slot: test it first (or nothing); several: each rule and metric on its own.
     std::set<int> slots = site_slots(p, site), gate;
     std::string scope_test;
     if (slots.size() == 1 && slot_tests(p, options, *slots.begin()))
-      scope_test = "\tif (!seam_in_scope(tgid, " + std::to_string(*slots.begin()) + "))\n\t\treturn 0;\n";
+      scope_test =
+          "\tif (!seam_in_scope(tgid, " + std::to_string(*slots.begin()) + "))\n\t\treturn " + skip + ";\n";
     for (int slot : slots)
       if (slots.size() > 1 && slot_tests(p, options, slot)) gate.insert(slot);
     if (!gate.empty()) ctx.gate_slots = &gate;
@@ -433,30 +434,23 @@ std::string sites(const plan::Program& p, const Options& options) {
       if (act.kind != plan::ActionKind::StateSet && act.kind != plan::ActionKind::StateClear && !task_begin)
         needs_time = true;
     }
-    std::string skip = "0";  // what the program's early returns give
-    std::string site_filter = filter;
-    if (site.session_span >= 0) {
-      actions = session(p, site, texts, ctx);
-      skip = "1";  // at the entry: nothing to do at the return either
-      scope_test = returning(scope_test, skip);
-      site_filter = returning(filter, skip);
-    }
-    out += fragment(
-        "site.c.tmpl",
-        {{"description", describe(a, p) +
-                             (site.session_span >= 0 ? " and its return, one uprobe session" : "") + " (" +
-                             a.origin + ")"},
-         {"skip", skip},
-         {"section", site.section},
-         {"program", a.program},
-         {"context", site.context_type},
-         {"now", needs_time ? "\t__u64 now = bpf_ktime_get_ns();\n" : ""},
-         {"self_filter", subjects ? "\tseam_note_thread(tid, tgid);\n"
-                                  : "\tif (tgid == seam_self_tgid)\n\t\treturn " + skip + ";\n"},
-         {"target_filter",
-          subjects ? "\tint seam_current_ok = " + current_ok + ";\n\t(void)seam_current_ok;\n" : site_filter},
-         {"scope_test", scope_test},
-         {"actions", actions}});
+    if (site.session_span >= 0) actions = session(p, site, texts, ctx);
+    out += fragment("site.c.tmpl",
+                    {{"description",
+                      describe(a, p) + (site.session_span >= 0 ? " and its return, one uprobe session" : "") +
+                          " (" + a.origin + ")"},
+                     {"skip", skip},
+                     {"section", site.section},
+                     {"program", a.program},
+                     {"context", site.context_type},
+                     {"now", needs_time ? "\t__u64 now = bpf_ktime_get_ns();\n" : ""},
+                     {"self_filter", subjects ? "\tseam_note_thread(tid, tgid);\n"
+                                              : "\tif (tgid == seam_self_tgid)\n\t\treturn " + skip + ";\n"},
+                     {"target_filter",
+                      subjects ? "\tint seam_current_ok = " + current_ok + ";\n\t(void)seam_current_ok;\n"
+                               : target_filter(options, skip)},
+                     {"scope_test", scope_test},
+                     {"actions", actions}});
   }
   return out;
 }
