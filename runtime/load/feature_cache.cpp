@@ -5,10 +5,12 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
 #include "compiler/build/content_hash.hpp"
+#include "compiler/build/object_cache.hpp"
 
 namespace seam::runtime {
 
@@ -100,6 +102,19 @@ bool write_feature_cache(const std::string& path, const FeatureSet& features) {
   for (plan::Feature f : FeatureSet::kAll) j["features"][plan::to_string(f)] = to_json(features.at(f));
   j["uprobe_multi"] = to_json(features.uprobe_multi);
   return write_boot_cache(path, j);
+}
+
+ProbeAnswer answer_once_per_boot(const char* off_env, const std::string& name,
+                                 const std::function<ProbeAnswer()>& probe) {
+  if (const char* off = std::getenv(off_env); off && *off && std::string(off) != "0")
+    return {false, std::string(off_env) + " is set"};
+  std::string path = boot_cache_path(build::default_cache_dir(), name);
+  if (std::optional<nlohmann::json> j = read_boot_cache(path);
+      j && j->contains("usable") && (*j)["usable"].is_boolean())
+    return {(*j)["usable"].get<bool>(), j->value("reason", "")};
+  ProbeAnswer probed = probe();
+  write_boot_cache(path, {{"usable", probed.usable}, {"reason", probed.reason}});
+  return probed;
 }
 
 }  // namespace seam::runtime

@@ -157,18 +157,8 @@ FeatureStatus probe_kprobe_like(Feature f, bpf_prog_type type, const char* pmu, 
 }
 
 FeatureStatus probe_uprobe_multi() {
-  LIBBPF_OPTS(bpf_prog_load_opts, opts,
-              .expected_attach_type = static_cast<bpf_attach_type>(kBpfTraceUprobeMulti));
-  Fd prog(load_trivial(BPF_PROG_TYPE_KPROBE, &opts));
-  if (!prog.ok()) return {false, "uprobe_multi: program load refused (" + errno_text(errno) + ")", 0};
-  std::string file = make_probe_file();
-  if (file.empty())
-    return {false, "uprobe_multi: cannot create a probe target file: " + errno_text(errno), 0};
-  int link = create_uprobe_multi_link(prog.fd, file, 0, false, -1);
-  unlink(file.c_str());
-  if (link < 0) return {false, "uprobe_multi: link_create: " + errno_text(-link), 0};
-  Fd owned(link);
-  return ok();
+  std::string why = uprobe_multi_link_refusal(kBpfTraceUprobeMulti, "uprobe_multi");
+  return why.empty() ? ok() : FeatureStatus{false, why, 0};
 }
 
 FeatureStatus probe_tracepoint() {
@@ -305,6 +295,19 @@ const FeatureSet& probe_features() {
     return probed;
   }();
   return features;
+}
+
+std::string uprobe_multi_link_refusal(int attach_type, const std::string& what) {
+  LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = static_cast<bpf_attach_type>(attach_type));
+  Fd prog(load_trivial(BPF_PROG_TYPE_KPROBE, &opts));
+  if (!prog.ok()) return what + ": program load refused (" + errno_text(errno) + ")";
+  std::string file = make_probe_file();
+  if (file.empty()) return what + ": cannot create a probe target file: " + errno_text(errno);
+  int link = create_uprobe_multi_link(prog.fd, file, 0, false, -1, attach_type);
+  unlink(file.c_str());
+  if (link < 0) return what + ": link_create: " + errno_text(-link);
+  Fd owned(link);  // nobody maps the file: nothing was ever patched
+  return {};
 }
 
 }  // namespace seam::runtime

@@ -40,4 +40,9 @@ const FeatureSet& probe_features();
 // Probes again, ignoring the cached result (tests).
 FeatureSet probe_features_uncached();
 
+// Loads r0 = 0; exit with expected attach type `attach_type` (kBpfTraceUprobeMulti,
+// kBpfTraceUprobeSession: uprobe_multi.hpp) and links it by a uprobe_multi link at a file nobody
+// maps: "" when the kernel took both, else why not, prefixed by `what`.
+std::string uprobe_multi_link_refusal(int attach_type, const std::string& what);
+
 }  // namespace seam::runtime

@@ -19,6 +19,7 @@
 #include <string_view>
 #include <thread>
 
+#include "compiler/plan/sites.hpp"
 #include "runtime/load/core_relocations.hpp"
 #include "runtime/load/map_access.hpp"
 #include "runtime/load/tracefs.hpp"
@@ -209,7 +210,7 @@ LoadResult LoadedObject::load(std::span<const uint8_t> object, const plan::Plan&
   // a section libbpf 1.1 does not know, so it leaves the type to us.
   bpf_program* session;
   bpf_object__for_each_program(session, self->obj_) {
-    if (std::string_view(bpf_program__section_name(session)) != kUprobeSessionSectionName) continue;
+    if (std::string_view(bpf_program__section_name(session)) != plan::kUprobeSessionSection) continue;
     bpf_program__set_type(session, BPF_PROG_TYPE_KPROBE);
     bpf_program__set_expected_attach_type(session, static_cast<bpf_attach_type>(kBpfTraceUprobeSession));
     self->uprobe_session_programs_.insert(bpf_program__name(session));

@@ -4,11 +4,8 @@
 #include <linux/bpf.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <cstring>
-#include <optional>
 
-#include "compiler/build/object_cache.hpp"
 #include "runtime/load/feature_cache.hpp"
 
 namespace seam::runtime {
@@ -49,17 +46,8 @@ TaskStorageSupport probe() {
 
 // SEAM_NO_TASK_STORAGE: for tests, and for ruling the storage out when chasing a problem.
 const TaskStorageSupport& task_storage_support() {
-  static const TaskStorageSupport support = [] {
-    if (const char* off = std::getenv("SEAM_NO_TASK_STORAGE"); off && *off && std::string(off) != "0")
-      return TaskStorageSupport{false, "SEAM_NO_TASK_STORAGE is set"};
-    std::string path = boot_cache_path(build::default_cache_dir(), "task-storage");
-    if (std::optional<nlohmann::json> j = read_boot_cache(path);
-        j && j->contains("usable") && (*j)["usable"].is_boolean())
-      return TaskStorageSupport{(*j)["usable"].get<bool>(), j->value("reason", "")};
-    TaskStorageSupport probed = probe();
-    write_boot_cache(path, {{"usable", probed.usable}, {"reason", probed.reason}});
-    return probed;
-  }();
+  static const TaskStorageSupport support =
+      answer_once_per_boot("SEAM_NO_TASK_STORAGE", "task-storage", probe);
   return support;
 }
 

@@ -13,10 +13,9 @@ namespace seam::runtime {
 
 inline constexpr int kBpfTraceUprobeMulti = 48;  // enum bpf_attach_type BPF_TRACE_UPROBE_MULTI
 // Kernel 6.13+: one program run at the entry and, unless the entry returned non-zero, at the
-// return, linked as a uprobe_multi link of this attach type. Its programs are in this ELF section
-// (the compiler's plan::kUprobeSessionSection).
+// return, linked as a uprobe_multi link of this attach type. Its programs are in the ELF section
+// plan::kUprobeSessionSection (compiler/plan/sites.hpp).
 inline constexpr int kBpfTraceUprobeSession = 57;  // BPF_TRACE_UPROBE_SESSION
-inline constexpr const char* kUprobeSessionSectionName = "uprobe.session";
 
 // A link attaching prog_fd (loaded with expected_attach_type `attach_type`, kBpfTraceUprobeMulti
 // or kBpfTraceUprobeSession) at one file offset of `path`; pid -1: every process. Returns the link

@@ -3,14 +3,11 @@
 // function's entry and, unless the entry returns non-zero, at its return). Asked before code
 // generation, since the choice decides the C (compiler/lower/uprobe_session.cpp): without them,
 // spans keep their entry and return probes.
-#include <string>
+#include "runtime/load/feature_cache.hpp"
 
 namespace seam::runtime {
 
-struct UprobeSessionSupport {
-  bool usable = false;
-  std::string reason;  // why not, for people
-};
+using UprobeSessionSupport = ProbeAnswer;
 
 // Tries it once per process: a tiny program loaded with the session's attach type and linked to
 // a file of our own that nobody maps; or reads the per-boot cache (feature_cache.hpp).
