@@ -119,12 +119,17 @@ void write_without_sigpipe(int fd, std::string_view bytes) {
 
 }  // namespace
 
-ProcessResult StartedProcess::finish(std::string_view input, int timeout_ms) {
-  ProcessResult r;
-  if (pid_ <= 0) return r;
+void StartedProcess::send(std::string_view input) {
+  if (in_ < 0) return;
   if (!input.empty()) write_without_sigpipe(in_, input.substr(0, PIPE_BUF));
   close(in_);
   in_ = -1;
+}
+
+ProcessResult StartedProcess::finish(std::string_view input, int timeout_ms) {
+  ProcessResult r;
+  if (pid_ <= 0) return r;
+  send(input);
   auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
   char buf[8192];
   while (true) {

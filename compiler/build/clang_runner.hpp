@@ -15,6 +15,7 @@ struct ClangError {
   uint32_t line = 0;
   uint32_t column = 0;
   std::string message;
+  bool operator==(const ClangError&) const = default;
 };
 
 // $SEAM_CLANG, else clang, else clang-14..clang-16 on PATH; empty when none is found.
@@ -48,7 +49,10 @@ class StartedProcess {
   StartedProcess(const StartedProcess&) = delete;
   StartedProcess& operator=(const StartedProcess&) = delete;
   // Writes `input` (at most PIPE_BUF bytes: one write that cannot block) to the child's standard
-  // input, closes it, and collects the child's output until it exits or `timeout_ms` passes.
+  // input and closes it; a second call writes nothing. Children started together are each sent
+  // their input before the first is waited for, so that they run at once.
+  void send(std::string_view input);
+  // send(input), then collects the child's output until it exits or `timeout_ms` passes.
   ProcessResult finish(std::string_view input, int timeout_ms);
 
  private:
