@@ -24,7 +24,7 @@ struct {
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, __u8[SEAM_PY_FRAME_READ + 8]);
-} seam_py_scratch SEC(".maps");
+} seam_py_scratch SEC(".maps") SEAM_SHARED;
 
 struct seam_py_walk {
 	struct seam_py_proc *pp;

@@ -11,10 +11,10 @@ struct {
   __type(key, __u32);
   __type(value, __u32);
   __uint(max_entries, 1);
-} seam_live_gen SEC(".maps");
+} seam_live_gen SEC(".maps") SEAM_SHARED;
 
 /* This object's generation, set by the loader (0 unless it shares seam_live_gen). */
-const volatile __u32 seam_generation = 0;
+SEAM_SHARED const volatile __u32 seam_generation = 0;
 
 static __always_inline int seam_live(void) {
   __u32 zero = 0;

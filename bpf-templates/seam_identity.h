@@ -10,7 +10,7 @@ struct {
 	__type(key, __u64);
 	__type(value, __u64);
 	__uint(max_entries, 16384);
-} seam_identity SEC(".maps");
+} seam_identity SEC(".maps") SEAM_SHARED;
 
 static __always_inline int seam_identity_has(__u64 cgroup, __u32 bit)
 {

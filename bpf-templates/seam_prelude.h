@@ -34,6 +34,18 @@ typedef __u64 seam_ns;
 
 #define SEAM_INLINE static __always_inline
 
+/* A large program is built as several objects at once, one clang per CPU, and linked into one
+ * (compiler/build/build_object.hpp): the build of part i of N gets -DSEAM_PARTS=N -DSEAM_PART=i
+ * and keeps the programs k with k % N == i. Every map and global is then defined weak, so that
+ * the parts' copies become one at the link. Built whole, nothing changes. */
+#ifdef SEAM_PARTS
+#define SEAM_SHARED __attribute__((weak))
+#define SEAM_IN_PART(k) ((k) % SEAM_PARTS == SEAM_PART)
+#else
+#define SEAM_SHARED
+#define SEAM_IN_PART(k) 1
+#endif
+
 /* Reads `sizeof(*dst)` bytes of user memory at `ptr`; zero-fills on failure. */
 #define SEAM_READ_USER(dst, ptr)                                         \
   do {                                                                   \

@@ -20,22 +20,22 @@ struct seam_record_header {
 struct {
   __uint(type, BPF_MAP_TYPE_RINGBUF);
   __uint(max_entries, 4096);
-} seam_events SEC(".maps");
+} seam_events SEC(".maps") SEAM_SHARED;
 
 struct {
   __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
   __type(key, __u32);
   __type(value, __u64);
   __uint(max_entries, 1);
-} seam_drops SEC(".maps");
+} seam_drops SEC(".maps") SEAM_SHARED;
 
 /* Unread bytes in the ring above which a submit wakes the reader; below it records are
  * submitted without a wakeup and the reader's timed consume picks them up (a wakeup per
  * record costs ~4x the per-event time). Set by the loader; 0 means 1/8th of the ring. */
-const volatile __u64 seam_wakeup_bytes = 0;
+SEAM_SHARED const volatile __u64 seam_wakeup_bytes = 0;
 /* The loading rule unit's tag, already shifted (plan::kUnitTagShift): every rule file's object
  * writes into one shared ring, and the reader hands each record to the unit that wrote it. */
-const volatile __u64 seam_unit_tag = 0;
+SEAM_SHARED const volatile __u64 seam_unit_tag = 0;
 
 static __always_inline void seam_count_drop(__u32 rule_id) {
   __u64 *n = bpf_map_lookup_elem(&seam_drops, &rule_id);

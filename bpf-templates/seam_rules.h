@@ -91,11 +91,11 @@ static __always_inline __u32 seam_hist_bucket(__u64 v)
 	} while (0)
 
 /* The zero value new metric series start from (too large for the 512-byte BPF stack). */
-__u64 seam_metric_zero[2 + SEAM_HIST_BUCKETS];
+SEAM_SHARED __u64 seam_metric_zero[2 + SEAM_HIST_BUCKETS];
 
 /* seam's own process, set by the loader: its own syscalls, page faults and switches are not
  * what an operator asked about, and reporting them would feed back into the output. */
-const volatile __u64 seam_self_tgid = 0;
+SEAM_SHARED const volatile __u64 seam_self_tgid = 0;
 
 /* Per-thread values in task-local storage (lower/task_storage.hpp): found from the current
  * task without hashing; CREATE makes a zeroed value on the thread's first use. */

@@ -9,4 +9,4 @@ struct {
   __type(key, __u32);
   __type(value, __u64);
   __uint(max_entries, 16384);
-} seam_scope SEC(".maps");
+} seam_scope SEC(".maps") SEAM_SHARED;

@@ -13,6 +13,8 @@ constexpr std::string_view kLiteralPlain =
 // `#include "NAME"` of a header embedded in seam (bpf-templates/, libbpf's), and nothing else.
 constexpr std::string_view kHeaderName = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.";
 constexpr std::string_view kUsdtDefine = "#define seam_usdt_arg(ctx, n) ";
+// The parts of a parallel build (seam_prelude.h): each program sits in one such #if ... #endif.
+constexpr std::string_view kPartTest = "#if SEAM_IN_PART(";
 
 bool is_octal(char c) {
   return c >= '0' && c <= '7';
@@ -133,6 +135,18 @@ class Scanner {
       return {};
     }
     if (line.starts_with(kUsdtDefine)) {
+      at_ = end;
+      return {};
+    }
+    if (line == "#endif") {
+      at_ = end;
+      return {};
+    }
+    if (line.starts_with(kPartTest)) {  // `#if SEAM_IN_PART(N)`
+      std::string_view n = line.substr(kPartTest.size());
+      if (n.size() < 2 || n.back() != ')' ||
+          n.substr(0, n.size() - 1).find_first_not_of("0123456789") != std::string_view::npos)
+        return "an #if that is not `#if SEAM_IN_PART(N)`";
       at_ = end;
       return {};
     }

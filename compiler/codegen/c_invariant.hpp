@@ -8,8 +8,9 @@
 //    `\xHH` escapes;
 //  - no `#` in code but at the start of a directive line;
 //  - string and character literals hold only [A-Za-z0-9 _.:/-] and octal escapes `\ooo`;
-//  - preprocessor lines are only `#include "NAME"` of a header embedded in seam, `#line N "..."`
-//    and seam's one `#define` (seam_usdt_arg).
+//  - preprocessor lines are only `#include "NAME"` of a header embedded in seam, `#line N "..."`,
+//    seam's one `#define` (seam_usdt_arg) and `#if SEAM_IN_PART(N)` ... `#endif` around each
+//    program (the parts of a parallel build).
 #include <string>
 #include <string_view>
 

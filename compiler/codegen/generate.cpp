@@ -1,6 +1,7 @@
 #include "compiler/codegen/generate.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -393,8 +394,28 @@ std::string target_filter(const Options& options, const std::string& skip) {
   return filter;
 }
 
-std::string sites(const plan::Program& p, const Options& options) {
+// The programs, each in the part of a parallel build it falls to (SEAM_IN_PART, seam_prelude.h):
+// numbered by size, largest first, so that program k going to part k % N spreads the work over
+// any N parts (a program's text stands for its compile time). The text keeps their order.
+std::string in_parts(const std::vector<std::string>& programs) {
+  std::vector<size_t> by_size(programs.size());
+  std::iota(by_size.begin(), by_size.end(), size_t{0});
+  std::stable_sort(by_size.begin(), by_size.end(),
+                   [&](size_t a, size_t b) { return programs[a].size() > programs[b].size(); });
+  std::vector<size_t> rank(programs.size());
+  for (size_t r = 0; r < by_size.size(); ++r) rank[by_size[r]] = r;
   std::string out;
+  for (size_t i = 0; i < programs.size(); ++i) {
+    const std::string& text = programs[i];
+    bool ends_line = !text.empty() && text.back() == '\n';
+    out +=
+        "#if SEAM_IN_PART(" + std::to_string(rank[i]) + ")\n" + text + (ends_line ? "" : "\n") + "#endif\n";
+  }
+  return out;
+}
+
+std::vector<std::string> sites(const plan::Program& p, const Options& options) {
+  std::vector<std::string> out;
   std::string current_ok = "tgid != seam_self_tgid";
   if (options.target_pid) current_ok += " && tgid == " + std::to_string(options.target_pid) + "U";
   if (options.target_cgroup)
@@ -435,22 +456,23 @@ std::string sites(const plan::Program& p, const Options& options) {
         needs_time = true;
     }
     if (site.session_span >= 0) actions = session(p, site, texts, ctx);
-    out += fragment("site.c.tmpl",
-                    {{"description",
-                      describe(a, p) + (site.session_span >= 0 ? " and its return, one uprobe session" : "") +
-                          " (" + a.origin + ")"},
-                     {"skip", skip},
-                     {"section", site.section},
-                     {"program", a.program},
-                     {"context", site.context_type},
-                     {"now", needs_time ? "\t__u64 now = bpf_ktime_get_ns();\n" : ""},
-                     {"self_filter", subjects ? "\tseam_note_thread(tid, tgid);\n"
-                                              : "\tif (tgid == seam_self_tgid)\n\t\treturn " + skip + ";\n"},
-                     {"target_filter",
-                      subjects ? "\tint seam_current_ok = " + current_ok + ";\n\t(void)seam_current_ok;\n"
+    out.push_back(fragment(
+        "site.c.tmpl",
+        {{"description", describe(a, p) +
+                             (site.session_span >= 0 ? " and its return, one uprobe session" : "") + " (" +
+                             a.origin + ")"},
+         {"skip", skip},
+         {"section", site.section},
+         {"program", a.program},
+         {"context", site.context_type},
+         {"now", needs_time ? "\t__u64 now = bpf_ktime_get_ns();\n" : ""},
+         {"self_filter", subjects ? "\tseam_note_thread(tid, tgid);\n"
+                                  : "\tif (tgid == seam_self_tgid)\n\t\treturn " + skip + ";\n"},
+         {"target_filter", subjects
+                               ? "\tint seam_current_ok = " + current_ok + ";\n\t(void)seam_current_ok;\n"
                                : target_filter(options, skip)},
-                     {"scope_test", scope_test},
-                     {"actions", actions}});
+         {"scope_test", scope_test},
+         {"actions", actions}}));
   }
   return out;
 }
@@ -496,33 +518,36 @@ Generated generate(const plan::Program& program, const Options& options) {
   bool py_stack = false;
   for (const plan::Record& r : program.plan.records)
     for (const plan::Field& f : r.fields) py_stack |= f.type == plan::FieldType::PyStack;
-  std::string body = sites(program, options);
+  std::vector<std::string> programs = sites(program, options);
   if (options.exec_notices)
-    body += fragment("exec_notice.c.tmpl", {{"rule_id", std::to_string(plan::kExecNoticeRuleId) + "U"}});
-  if (scoped(program, options)) body += fragment("scope_follow.c.tmpl", {});
+    programs.push_back(
+        fragment("exec_notice.c.tmpl", {{"rule_id", std::to_string(plan::kExecNoticeRuleId) + "U"}}));
+  if (scoped(program, options)) programs.push_back(fragment("scope_follow.c.tmpl", {}));
+  std::string body = in_parts(programs);
   Generated g;
-  g.c_source = number_line_resets(fragment(
-      "program.c.tmpl",
-      {{"sources", from.empty() ? "no rules" : from},
-       {"extra_includes", (usdt ? "#include \"usdt.bpf.h\"\n#define seam_usdt_arg(ctx, n) "
-                                  "({ long _v = 0; bpf_usdt_arg(ctx, n, &_v); (__u64)_v; })\n"
-                                : std::string()) +
-                              (fd_names ? "#include \"seam_fd.h\"\n" : "") +
-                              (scoped(program, options) ? "#include \"seam_scope.h\"\n"
-                                                          "const volatile __u64 seam_scope_masks[" +
-                                                              std::to_string(scope_slot_count(program)) +
-                                                              "] = {};\n" + fragment("scope_test.c.tmpl", {})
-                                                        : "") +
-                              subject_helpers(program, options) + (py_gil ? "#include \"py_gil.h\"\n" : "") +
-                              (session ? "/* uprobe sessions (kernel 6.13+): true in the run at a function's "
-                                         "return */\nextern _Bool bpf_session_is_return(void) __ksym;\n"
-                                       : "") +
-                              (py_stack ? "#include \"py_stack.h\"\n" : "") +
-                              (program.plan.identity_tests.empty() ? "" : "#include \"seam_identity.h\"\n") +
-                              (syscall_structs ? fragment("syscall_structs.c.tmpl", {}) : "") +
-                              (raw_syscalls ? fragment("raw_syscall.c.tmpl", {}) : "")},
-       {"maps", maps(program)},
-       {"sites", body}}));
+  g.c_source = number_line_resets(
+      fragment("program.c.tmpl",
+               {{"sources", from.empty() ? "no rules" : from},
+                {"extra_includes",
+                 (usdt ? "#include \"usdt.bpf.h\"\n#define seam_usdt_arg(ctx, n) "
+                         "({ long _v = 0; bpf_usdt_arg(ctx, n, &_v); (__u64)_v; })\n"
+                       : std::string()) +
+                     (fd_names ? "#include \"seam_fd.h\"\n" : "") +
+                     (scoped(program, options) ? "#include \"seam_scope.h\"\n"
+                                                 "SEAM_SHARED const volatile __u64 seam_scope_masks[" +
+                                                     std::to_string(scope_slot_count(program)) + "] = {};\n" +
+                                                     fragment("scope_test.c.tmpl", {})
+                                               : "") +
+                     subject_helpers(program, options) + (py_gil ? "#include \"py_gil.h\"\n" : "") +
+                     (session ? "/* uprobe sessions (kernel 6.13+): true in the run at a function's "
+                                "return */\nextern _Bool bpf_session_is_return(void) __ksym;\n"
+                              : "") +
+                     (py_stack ? "#include \"py_stack.h\"\n" : "") +
+                     (program.plan.identity_tests.empty() ? "" : "#include \"seam_identity.h\"\n") +
+                     (syscall_structs ? fragment("syscall_structs.c.tmpl", {}) : "") +
+                     (raw_syscalls ? fragment("raw_syscall.c.tmpl", {}) : "")},
+                {"maps", maps(program)},
+                {"sites", body}}));
   if (std::string broken = c_invariant_violation(g.c_source); !broken.empty())
     throw std::logic_error("generated C breaks the escaping invariant: " + broken);
   g.layout = program.plan;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "compiler/build/build_object.hpp"
+#include "compiler/build/kernel_types.hpp"
 #include "support/compile_text.hpp"
 
 namespace seam::test {
