@@ -15,6 +15,7 @@ build::BuildResult build_rules(const CompiledRules& rules, std::ostream& err, bo
   if (portable) options.extra_flags.push_back("-DSEAM_PORTABLE");
   options.kernel_types = rules.lowered.kernel_types;
   options.source_name = codegen::kGeneratedFile;
+  options.parts = build::build_parts(rules.generated.c_source.size());  // one clang per CPU for a large set
   build::BuildResult result = build::build_object(rules.generated.c_source, options);
   if (!result.object) {
     err << "seam: cannot build the BPF program: " << result.object.error() << "\n";

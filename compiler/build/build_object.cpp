@@ -1,16 +1,21 @@
 #include "compiler/build/build_object.hpp"
 
+#include <sched.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <memory>
+#include <optional>
 
 #include "compiler/build/content_hash.hpp"
 #include "compiler/build/embedded.hpp"
 #include "compiler/build/kernel_types.hpp"
+#include "compiler/build/link_objects.hpp"
 #include "compiler/build/object_cache.hpp"
 
 namespace seam::build {
@@ -97,6 +102,68 @@ std::string clang_failure(const ProcessResult& run, const std::string& out, cons
                              : "clang failed (exit " + std::to_string(run.exit_code) + ")";
 }
 
+// The clangs of one build, started and waiting for their main file: one, or one per part.
+struct Compilers {
+  std::vector<std::unique_ptr<StartedProcess>> running;
+  std::vector<std::string> outputs;  // each one's object: the build's own, or the parts' to link
+  std::string command;               // every part's build and the link, to re-run by hand
+};
+
+Compilers start_compilers(const std::string& clang, const BuildOptions& options,
+                          const std::filesystem::path& dir, const std::filesystem::path& object_path,
+                          const ProcessLimits& limits) {
+  Compilers c;
+  const int parts = std::clamp(options.parts, 1, kMaxParts);
+  for (int part = 0; part < parts; ++part) {
+    std::string out =
+        parts == 1 ? object_path.string() : (dir / ("seam_part" + std::to_string(part) + ".bpf.o")).string();
+    std::vector<std::string> argv = {clang};
+    for (const std::string& f : compile_flags(options)) argv.push_back(f);
+    if (parts > 1) {
+      argv.push_back("-DSEAM_PARTS=" + std::to_string(parts));
+      argv.push_back("-DSEAM_PART=" + std::to_string(part));
+    }
+    // A crashing clang would otherwise leave a reproducer (source and script) in /tmp.
+    for (const std::string& f : {std::string("-fno-crash-diagnostics"), "-I" + dir.string(),
+                                 std::string("-c"), std::string("-o"), out})
+      argv.push_back(f);
+    std::vector<std::string> from_stdin = argv;
+    from_stdin.insert(from_stdin.end(), {"-x", "c", "-"});
+    c.running.push_back(std::make_unique<StartedProcess>(from_stdin, limits));
+    // The same build from the work dir's files, to re-run by hand.
+    argv.push_back((dir / options.source_name).string());
+    c.command += (c.command.empty() ? "" : " && ") + shell_quote(argv);
+    c.outputs.push_back(out);
+  }
+  if (parts > 1) {
+    std::vector<std::string> link = {"bpftool", "gen", "object", object_path.string()};
+    link.insert(link.end(), c.outputs.begin(), c.outputs.end());
+    c.command += " && " + shell_quote(link);
+  }
+  return c;
+}
+
+// Hands every clang its main file, then waits for each within the build's time: their output
+// goes into `r` (an error in code the parts share, which each reports, once). The first failed
+// run, if any.
+std::optional<ProcessResult> finish_compilers(Compilers& compilers, const BuildOptions& options,
+                                              BuildResult& r) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(options.timeout_ms);
+  const std::string main_file = "#include \"" + options.source_name + "\"\n";
+  for (auto& c : compilers.running) c->send(main_file);
+  std::optional<ProcessResult> failed;
+  for (auto& c : compilers.running) {
+    auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    ProcessResult run = c->finish("", static_cast<int>(std::max<int64_t>(left.count(), 1)));
+    for (ClangError& e : parse_clang_errors(run.output))
+      if (std::find(r.errors.begin(), r.errors.end(), e) == r.errors.end()) r.errors.push_back(std::move(e));
+    if (r.clang_stderr.find(run.output) == std::string::npos) r.clang_stderr += run.output;
+    if (!failed && (run.timed_out || run.exit_code != 0)) failed = std::move(run);
+  }
+  return failed;
+}
+
 // The build, leaving its work dir (if it got that far) to build_object.
 BuildResult build_in_work_dir(const std::string& c_source, const BuildOptions& options) {
   BuildResult r;
@@ -117,6 +184,7 @@ BuildResult build_in_work_dir(const std::string& c_source, const BuildOptions& o
     for (const std::string& t : options.kernel_types) key.add(t);
   }
   for (const std::string& f : compile_flags(options)) key.add(f);
+  key.add("parts=" + std::to_string(std::clamp(options.parts, 1, kMaxParts)));
   for (const char* name : kEmbeddedHeaders) key.add(embedded::find(name).value_or(""));
   r.cache_key = key.hex();
 
@@ -149,21 +217,12 @@ BuildResult build_in_work_dir(const std::string& c_source, const BuildOptions& o
   }
 
   // clang starts now and reads its main file from standard input: one line that includes the
-  // program, written once kernel_types.h is there. Its process start runs beside the dump.
+  // program, written once kernel_types.h is there. Its process start runs beside the dump. A
+  // program built in parts starts one clang per part, all before the dump.
   std::filesystem::path object_path = dir / "seam_program.bpf.o";
-  std::vector<std::string> argv = {clang};
-  for (const std::string& f : compile_flags(options)) argv.push_back(f);
-  // A crashing clang would otherwise leave a reproducer (source and script) in /tmp.
-  for (const std::string& f : {std::string("-fno-crash-diagnostics"), "-I" + r.work_dir, std::string("-c"),
-                               std::string("-o"), object_path.string()})
-    argv.push_back(f);
   ProcessLimits limits{memory_limit(options), options.cpu_limit_s};
-  std::vector<std::string> from_stdin = argv;
-  from_stdin.insert(from_stdin.end(), {"-x", "c", "-"});
-  StartedProcess compiler(from_stdin, limits);
-  // The same build from the work dir's files, to re-run by hand.
-  argv.push_back((dir / options.source_name).string());
-  r.command = shell_quote(argv);
+  Compilers compilers = start_compilers(clang, options, dir, object_path, limits);
+  r.command = compilers.command;
 
   std::string types = options.kernel_types_header;
   if (types.empty()) {
@@ -180,22 +239,23 @@ BuildResult build_in_work_dir(const std::string& c_source, const BuildOptions& o
   }
 
   auto start = std::chrono::steady_clock::now();
-  ProcessResult run = compiler.finish("#include \"" + options.source_name + "\"\n", options.timeout_ms);
+  std::optional<ProcessResult> failed = finish_compilers(compilers, options, r);
   r.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  r.clang_stderr = std::move(run.output);
-  r.errors = parse_clang_errors(r.clang_stderr);
-  if (!run.timed_out && run.exit_code == 127 && r.clang_stderr.empty()) {
-    r.object = Error{"cannot run " + clang};
+  if (failed) {
+    if (!failed->timed_out && failed->exit_code == 127 && r.clang_stderr.empty()) {
+      r.object = Error{"cannot run " + clang};
+    } else if (!failed->timed_out && failed->exit_code == 126 && r.clang_stderr.empty()) {
+      r.object = Error{"cannot set the resource limits for clang"};
+    } else {
+      r.object = Error{clang_failure(*failed, r.clang_stderr, limits, options.timeout_ms)};
+    }
     return r;
   }
-  if (!run.timed_out && run.exit_code == 126 && r.clang_stderr.empty()) {
-    r.object = Error{"cannot set the resource limits for clang"};
-    return r;
-  }
-  if (run.timed_out || run.exit_code != 0) {
-    r.object =
-        Error{clang_failure(run, r.clang_stderr, limits, options.timeout_ms)};  // run.output was moved there
-    return r;
+  if (compilers.outputs.size() > 1) {
+    if (Result<void> linked = link_bpf_objects(compilers.outputs, object_path.string()); !linked) {
+      r.object = linked.failure();
+      return r;
+    }
   }
   std::ifstream in(object_path, std::ios::binary);
   std::vector<uint8_t> object((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -220,6 +280,18 @@ BuildResult build_object(const std::string& c_source, const BuildOptions& option
     r.work_dir.clear();
   }
   return r;
+}
+
+int build_parts(size_t source_bytes) {
+  if (const char* env = std::getenv("SEAM_BUILD_PARTS"); env && *env) {
+    char* end = nullptr;
+    long n = std::strtol(env, &end, 10);
+    if (end && *end == 0 && n >= 1) return static_cast<int>(std::min<long>(n, kMaxParts));
+  }
+  if (source_bytes < kPartsFromBytes) return 1;
+  cpu_set_t cpus;
+  int usable = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+  return std::clamp(usable, 1, kMaxParts);
 }
 
 }  // namespace seam::build

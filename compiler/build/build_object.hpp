@@ -19,6 +19,10 @@ struct BuildOptions {
   // The name the source gets in the work dir (and in clang's messages without #line).
   std::string source_name = "seam_program.bpf.c";
   std::vector<std::string> extra_flags;
+  // Built as this many objects at once, one clang each, linked into one (link_objects.hpp); the
+  // generated C marks the programs each part keeps (SEAM_IN_PART, seam_prelude.h). 1: one clang,
+  // one object. Rule builds take it from build_parts().
+  int parts = 1;
   bool use_cache = true;
   std::string cache_dir;  // empty: default_cache_dir()
   int timeout_ms = 120000;
@@ -50,5 +54,12 @@ struct BuildResult {
 };
 
 BuildResult build_object(const std::string& c_source, const BuildOptions& options);
+
+// The parts a program of `source_bytes` bytes of C is built in: 1 below kPartsFromBytes (there
+// the second clang's own start costs more than it saves), else one per CPU this process may
+// run on, at most kMaxParts. $SEAM_BUILD_PARTS, when set, is taken as it is (benchmarks, tests).
+inline constexpr size_t kPartsFromBytes = 24 * 1024;
+inline constexpr int kMaxParts = 4;
+int build_parts(size_t source_bytes);
 
 }  // namespace seam::build

@@ -12,13 +12,18 @@
 // counting the calls a program makes through them.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <regex>
+#include <set>
 
+#include "compiler/build/build_object.hpp"
 #include "runtime/load/features.hpp"
 #include "support/seam_process.hpp"
 #include "support/test_support.hpp"
@@ -174,6 +179,47 @@ TEST_F(PackRules, SlowSyscallSilentForAShortMmapAndForWaits) {
   EXPECT_EQ(syscall_alerts(alerts_of(*seam_, "syscall_slow", quiet.pid()), "mmap"), 0u);
   EXPECT_EQ(syscall_alerts(alerts_of(*seam_, "syscall_slow", waits.pid()), "futex"), 0u);
   EXPECT_EQ(syscall_alerts(alerts_of(*seam_, "syscall_slow", waits.pid()), "nanosleep"), 0u);
+}
+
+// The whole pack, started cold (empty object cache): its C is built in parts, one clang per CPU
+// that seam may use, at once, and linked into one object (compiler/build/build_object.hpp); the
+// linked object's rules fire as the whole one's do.
+TEST_F(PackRules, TheWholePackStartsColdWithOneClangPerCpuAndItsRulesFire) {
+  SEAM_REQUIRE_ROOT();
+  const std::string clang = build::find_clang();
+  ASSERT_FALSE(clang.empty());
+  const std::string log = dir_.path() + "/clang-runs";
+  std::string wrapper =
+      dir_.write("clang", "#!/bin/sh\necho \"$*\" >> " + log + "\nexec " + clang + " \"$@\"\n");
+  ASSERT_EQ(chmod(wrapper.c_str(), 0755), 0);
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(SEAM_SOURCE_DIR) + "/rules"))
+    if (entry.path().extension() == ".seam") files.push_back(pack_unlimited(dir_, entry.path().filename()));
+  unsetenv("SEAM_BUILD_PARTS");
+  setenv("SEAM_CLANG", wrapper.c_str(), 1);
+  setenv("SEAM_CACHE_DIR", (dir_.path() + "/cache").c_str(), 1);
+  Workload w = pack_workload("mmap", "128");
+  start(files);
+  unsetenv("SEAM_CLANG");
+  unsetenv("SEAM_CACHE_DIR");
+  w.run();
+  wait_until([&] { return syscall_alerts(alerts_of(*seam_, "syscall_slow", w.pid()), "mmap") >= 1; },
+             seconds(10));
+  EXPECT_EQ(syscall_alerts(alerts_of(*seam_, "syscall_slow", w.pid()), "mmap"), 1u) << seam_->stderr_text();
+
+  const int parts = build::build_parts(build::kPartsFromBytes);  // the pack is larger
+  std::set<std::string> runs;
+  std::ifstream in(log);
+  for (std::string line; std::getline(in, line);) runs.insert(line);
+  ASSERT_EQ(runs.size(), static_cast<size_t>(parts)) << "clang ran for: " << ::testing::PrintToString(runs);
+  if (parts > 1)
+    for (int part = 0; part < parts; ++part) {
+      std::string flags =
+          "-DSEAM_PARTS=" + std::to_string(parts) + " -DSEAM_PART=" + std::to_string(part) + " ";
+      EXPECT_TRUE(std::any_of(runs.begin(), runs.end(),
+                              [&](const std::string& r) { return r.find(flags) != std::string::npos; }))
+          << "no clang built part " << part << ": " << ::testing::PrintToString(runs);
+    }
 }
 
 // ---------------------------------------------------------------- tcp_send.seam

@@ -1,9 +1,13 @@
 // build_object: clang at run time, #line-mapped errors, and the object cache.
+#include <bpf/libbpf.h>
 #include <gtest/gtest.h>
+#include <sched.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <vector>
 
 #include "compiler/build/build_object.hpp"
 #include "compiler/build/kernel_types.hpp"
@@ -123,6 +127,97 @@ TEST(BuildObject, ClangErrorsPointAtTheRuleFileThroughLineDirectives) {
   std::filesystem::remove_all(r.work_dir);
   EXPECT_TRUE(std::filesystem::directory_iterator(dir.path()) == std::filesystem::directory_iterator())
       << "a failed build must not be cached";
+}
+
+// A program of two parts (SEAM_IN_PART, seam_prelude.h) sharing a map and a global.
+const char* kTwoPartProgram = R"(#include "seam_prelude.h"
+#if SEAM_IN_PART(0)
+char LICENSE[] SEC("license") = "GPL";
+#endif
+struct {
+  __uint(type, BPF_MAP_TYPE_ARRAY);
+  __type(key, __u32);
+  __type(value, __u64);
+  __uint(max_entries, 1);
+} shared_counts SEC(".maps") SEAM_SHARED;
+SEAM_SHARED const volatile __u64 shared_setting = 0;
+SEAM_INLINE int count(void) {
+  __u32 zero = 0;
+  __u64 *n = bpf_map_lookup_elem(&shared_counts, &zero);
+  if (n) __sync_fetch_and_add(n, shared_setting + 1);
+  return 0;
+}
+#if SEAM_IN_PART(0)
+SEC("uprobe")
+int first(struct pt_regs *ctx) { return count(); }
+#endif
+#if SEAM_IN_PART(1)
+SEC("uprobe")
+int second(struct pt_regs *ctx) { return count(); }
+#endif
+)";
+
+TEST(BuildObject, PartsBuiltAtOnceLinkIntoOneObjectWithTheirCommandAndTheirOwnCacheKey) {
+  SKIP_WITHOUT_TOOLS();
+  test::TempDir dir;
+  BuildOptions options;
+  options.cache_dir = dir.path();
+  options.parts = 2;
+  BuildResult parted = build_object(kTwoPartProgram, options);
+  ASSERT_TRUE(parted.object.ok()) << parted.object.error() << "\n" << parted.clang_stderr;
+  for (const char* part :
+       {"-DSEAM_PARTS=2 -DSEAM_PART=0", "-DSEAM_PARTS=2 -DSEAM_PART=1", "&& bpftool gen object"})
+    EXPECT_NE(parted.command.find(part), std::string::npos) << part << " in " << parted.command;
+  bpf_object* obj = bpf_object__open_mem(parted.object->data(), parted.object->size(), nullptr);
+  ASSERT_NE(obj, nullptr);
+  std::vector<std::string> programs, maps;
+  bpf_program* prog = nullptr;
+  bpf_object__for_each_program(prog, obj) programs.push_back(bpf_program__name(prog));
+  bpf_map* map = nullptr;
+  bpf_object__for_each_map(map, obj) maps.push_back(bpf_map__name(map));
+  bpf_object__close(obj);
+  EXPECT_EQ(programs, (std::vector<std::string>{"first", "second"}));
+  EXPECT_EQ(std::count(maps.begin(), maps.end(), "shared_counts"), 1) << "the parts' copies are one map";
+
+  options.parts = 1;
+  BuildResult whole = build_object(kTwoPartProgram, options);
+  ASSERT_TRUE(whole.object.ok()) << whole.object.error();
+  EXPECT_FALSE(whole.from_cache) << "one object and a linked one are cached apart";
+  EXPECT_NE(whole.cache_key, parted.cache_key);
+  EXPECT_EQ(whole.command.find("SEAM_PART"), std::string::npos) << whole.command;
+}
+
+TEST(BuildObject, AnErrorInCodeThePartsShareIsReportedOnce) {
+  SKIP_WITHOUT_TOOLS();
+  BuildOptions options;
+  options.use_cache = false;
+  options.parts = 3;
+  std::string source = std::string("#include \"seam_prelude.h\"\n") +
+                       "#line 4 \"rules/shared.seam\"\n"
+                       "SEAM_INLINE int broken(void) { return 1 +; }\n";
+  BuildResult r = build_object(source, options);
+  ASSERT_FALSE(r.object.ok());
+  ASSERT_EQ(r.errors.size(), 1u) << r.clang_stderr;
+  EXPECT_EQ(r.errors[0].file, "rules/shared.seam");
+  EXPECT_EQ(r.errors[0].line, 4u);
+}
+
+TEST(BuildParts, OneClangBelowTheSizeOnePerCpuAboveItAndTheEnvironmentFirst) {
+  unsetenv("SEAM_BUILD_PARTS");
+  cpu_set_t cpus;
+  ASSERT_EQ(sched_getaffinity(0, sizeof cpus, &cpus), 0);
+  int expected = std::clamp(CPU_COUNT(&cpus), 1, kMaxParts);
+  EXPECT_EQ(build_parts(kPartsFromBytes - 1), 1);
+  EXPECT_EQ(build_parts(kPartsFromBytes), expected);
+  setenv("SEAM_BUILD_PARTS", "1", 1);
+  EXPECT_EQ(build_parts(kPartsFromBytes * 10), 1);
+  setenv("SEAM_BUILD_PARTS", "3", 1);
+  EXPECT_EQ(build_parts(10), 3);
+  setenv("SEAM_BUILD_PARTS", "99", 1);
+  EXPECT_EQ(build_parts(10), kMaxParts);
+  setenv("SEAM_BUILD_PARTS", "two", 1);
+  EXPECT_EQ(build_parts(10), 1) << "not a number: as if unset";
+  unsetenv("SEAM_BUILD_PARTS");
 }
 
 size_t build_dirs_in(const std::string& dir) {
