@@ -58,7 +58,7 @@ BuildResult build_object(const std::string& c_source, const BuildOptions& option
 // The parts a program of `source_bytes` bytes of C is built in: 1 below kPartsFromBytes (there
 // the second clang's own start costs more than it saves), else one per CPU this process may
 // run on, at most kMaxParts. $SEAM_BUILD_PARTS, when set, is taken as it is (benchmarks, tests).
-inline constexpr size_t kPartsFromBytes = 24 * 1024;
+inline constexpr size_t kPartsFromBytes = size_t{24} * 1024;
 inline constexpr int kMaxParts = 4;
 int build_parts(size_t source_bytes);
 
