@@ -1,43 +1,43 @@
 #include "compiler/build/link_objects.hpp"
 
 #include <bpf/libbpf.h>
+#include <elf.h>
 
-#include <algorithm>
 #include <cerrno>
-#include <cstdarg>
-#include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <memory>
-#include <mutex>
+
+#include "compiler/build/libbpf_messages.hpp"
 
 namespace seam::build {
 
 namespace {
 
-// libbpf reports through one process-wide print callback: a link holds it (and this mutex) while
-// it runs, and keeps the warnings and errors for its error message.
-std::mutex print_mutex;
-std::string* link_messages = nullptr;
-
-int keep_message(libbpf_print_level level, const char* fmt, va_list args) {
-  if (!link_messages || level == LIBBPF_DEBUG) return 0;
-  char buf[512];
-  int n = std::vsnprintf(buf, sizeof buf, fmt, args);
-  if (n > 0) link_messages->append(buf, std::min(static_cast<size_t>(n), sizeof buf - 1));
-  return n;
-}
-
 struct LinkerFree {
   void operator()(bpf_linker* l) const { bpf_linker__free(l); }
 };
 
+// libbpf 1.1's linker crashes on a file that is not ELF: each input is checked to be a BPF
+// object (ELF, 64-bit, EM_BPF) first, so that a broken part is an error and not seam's end.
+Result<void> check_bpf_object(const std::string& path) {
+  Elf64_Ehdr header{};
+  std::ifstream in(path, std::ios::binary);
+  if (!in.read(reinterpret_cast<char*>(&header), sizeof header) ||
+      std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 || header.e_ident[EI_CLASS] != ELFCLASS64 ||
+      header.e_machine != EM_BPF)
+    return Error{path + " is not a BPF object"};
+  return {};
+}
+
 }  // namespace
 
 Result<void> link_bpf_objects(const std::vector<std::string>& inputs, const std::string& output) {
-  std::lock_guard<std::mutex> hold(print_mutex);
+  for (const std::string& in : inputs)
+    if (Result<void> checked = check_bpf_object(in); !checked)
+      return Error{"cannot link " + output + ": " + checked.error()};
   std::string messages;
-  link_messages = &messages;
-  libbpf_print_fn_t previous = libbpf_set_print(keep_message);
+  LibbpfMessages capture(&messages);
   auto failed = [&](const std::string& what, int err) -> Result<void> {
     std::string text = what + ": " + std::strerror(err < 0 ? -err : err);
     while (!messages.empty() && messages.back() == '\n') messages.pop_back();
@@ -60,9 +60,6 @@ Result<void> link_bpf_objects(const std::vector<std::string>& inputs, const std:
         result = failed("cannot write " + output, err);
     }
   }
-  linker.reset();
-  libbpf_set_print(previous);
-  link_messages = nullptr;
   return result;
 }
 

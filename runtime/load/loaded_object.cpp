@@ -11,7 +11,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
-#include <cstdarg>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -19,6 +19,7 @@
 #include <string_view>
 #include <thread>
 
+#include "compiler/build/libbpf_messages.hpp"
 #include "compiler/plan/sites.hpp"
 #include "runtime/load/core_relocations.hpp"
 #include "runtime/load/map_access.hpp"
@@ -33,31 +34,6 @@ std::string errno_text(int err) {
   const char* name = strerrorname_np(err);
   return std::string(name ? name : "errno " + std::to_string(err)) + ": " + std::strerror(err);
 }
-
-// libbpf's messages during a load go into the LoadResult instead of stderr.
-thread_local std::string* libbpf_capture = nullptr;
-
-int capture_print(libbpf_print_level level, const char* fmt, va_list args) {
-  if (!libbpf_capture || level == LIBBPF_DEBUG) return 0;
-  char buf[1024];
-  int n = std::vsnprintf(buf, sizeof buf, fmt, args);
-  if (n > 0) libbpf_capture->append(buf, std::min(static_cast<size_t>(n), sizeof buf - 1));
-  return n;
-}
-
-class CaptureLibbpf {
- public:
-  explicit CaptureLibbpf(std::string* into) : previous_(libbpf_set_print(capture_print)) {
-    libbpf_capture = into;
-  }
-  ~CaptureLibbpf() {
-    libbpf_capture = nullptr;
-    libbpf_set_print(previous_);
-  }
-
- private:
-  libbpf_print_fn_t previous_;
-};
 
 // Sets a `const volatile` global of the object (in .rodata) of exactly value_size bytes before
 // load. False if absent.
@@ -153,8 +129,8 @@ LoadResult LoadedObject::load(std::span<const uint8_t> object, const plan::Plan&
     return Error{"ring buffer size " + std::to_string(plan.ringbuf_bytes) +
                      " bytes: must be a power of two and at least one page",
                  ErrorCode::InvalidInput};
-  std::string log;  // libbpf's messages, kept for the error of a failed load
-  CaptureLibbpf capture(&log);
+  std::string log;                      // libbpf's messages, kept for the error of a failed load
+  build::LibbpfMessages capture(&log);  // libbpf's messages go into the result
   auto fail = [&log](std::string message, int err = 0) {
     return Error{std::move(message) + (log.empty() ? "" : "\n" + log), code_of_errno(err)};
   };
@@ -279,7 +255,7 @@ AttachResult LoadedObject::attach_uprobe(const std::string& program, const std::
   std::string what = std::string("attach ") + (retprobe ? "uretprobe" : "uprobe") + " '" + program + "' to " +
                      binary_path + offset + (pid >= 0 ? " pid " + std::to_string(pid) : "");
   SEAM_FIND_PROGRAM(prog, program, what);
-  CaptureLibbpf quiet(nullptr);  // the error value says it all
+  build::LibbpfMessages quiet(nullptr);  // the error value says it all
   if (uprobe_session_programs_.count(program)) {
     int fd = create_uprobe_multi_link(bpf_program__fd(prog), binary_path, file_offset, false, pid,
                                       kBpfTraceUprobeSession);
@@ -302,7 +278,7 @@ AttachResult LoadedObject::attach_usdt(const std::string& program, const std::st
   std::string what = "attach usdt '" + program + "' to " + binary_path + ":" + provider + ":" + name +
                      (pid >= 0 ? " pid " + std::to_string(pid) : "");
   SEAM_FIND_PROGRAM(prog, program, what);
-  CaptureLibbpf quiet(nullptr);  // the error value says it all
+  build::LibbpfMessages quiet(nullptr);  // the error value says it all
   bpf_link* link =
       bpf_program__attach_usdt(prog, pid, binary_path.c_str(), provider.c_str(), name.c_str(), nullptr);
   if (!link) return failed(what, errno);
@@ -313,7 +289,7 @@ AttachResult LoadedObject::attach_tracepoint(const std::string& program, const s
                                              const std::string& name) {
   std::string what = "attach tracepoint '" + program + "' to " + category + ":" + name;
   SEAM_FIND_PROGRAM(prog, program, what);
-  CaptureLibbpf quiet(nullptr);  // the error value says it all
+  build::LibbpfMessages quiet(nullptr);  // the error value says it all
   if (auto tracefs = ensure_tracefs(); !tracefs) return Error{what + ": " + tracefs.error(), tracefs.code()};
   bpf_link* link = bpf_program__attach_tracepoint(prog, category.c_str(), name.c_str());
   if (!link) return failed(what, errno);
@@ -323,7 +299,7 @@ AttachResult LoadedObject::attach_tracepoint(const std::string& program, const s
 AttachResult LoadedObject::attach_raw_tracepoint(const std::string& program, const std::string& name) {
   std::string what = "attach raw_tracepoint '" + program + "' to " + name;
   SEAM_FIND_PROGRAM(prog, program, what);
-  CaptureLibbpf quiet(nullptr);  // the error value says it all
+  build::LibbpfMessages quiet(nullptr);  // the error value says it all
   bpf_link* link = bpf_program__attach_raw_tracepoint(prog, name.c_str());
   if (!link) return failed(what, errno);
   return add_link({Link{link, -1}});
@@ -332,7 +308,7 @@ AttachResult LoadedObject::attach_raw_tracepoint(const std::string& program, con
 AttachResult LoadedObject::attach_tp_btf(const std::string& program) {
   std::string what = "attach tp_btf '" + program + "'";
   SEAM_FIND_PROGRAM(prog, program, what);
-  CaptureLibbpf quiet(nullptr);  // the error value says it all
+  build::LibbpfMessages quiet(nullptr);  // the error value says it all
   bpf_link* link = bpf_program__attach_trace(prog);
   if (!link) return failed(what, errno);
   return add_link({Link{link, -1}});
@@ -343,7 +319,7 @@ AttachResult LoadedObject::attach_kprobe(const std::string& program, const std::
   std::string what =
       std::string("attach ") + (retprobe ? "kretprobe" : "kprobe") + " '" + program + "' to " + function;
   SEAM_FIND_PROGRAM(prog, program, what);
-  CaptureLibbpf quiet(nullptr);  // the error value says it all
+  build::LibbpfMessages quiet(nullptr);  // the error value says it all
   bpf_link* link = bpf_program__attach_kprobe(prog, retprobe, function.c_str());
   if (!link) return failed(what, errno);
   return add_link({Link{link, -1}});
@@ -352,7 +328,7 @@ AttachResult LoadedObject::attach_kprobe(const std::string& program, const std::
 AttachResult LoadedObject::attach_fentry(const std::string& program) {
   std::string what = "attach fentry/fexit '" + program + "'";
   SEAM_FIND_PROGRAM(prog, program, what);
-  CaptureLibbpf quiet(nullptr);  // the error value says it all
+  build::LibbpfMessages quiet(nullptr);  // the error value says it all
   bpf_link* link = bpf_program__attach_trace(prog);
   if (!link) return failed(what, errno);
   return add_link({Link{link, -1}});
@@ -363,7 +339,7 @@ AttachResult LoadedObject::attach_perf_event(const std::string& program, uint32_
   std::string what = "attach perf_event '" + program + "' to type " + std::to_string(type) + " config " +
                      std::to_string(config);
   SEAM_FIND_PROGRAM(prog, program, what);
-  CaptureLibbpf quiet(nullptr);  // the error value says it all
+  build::LibbpfMessages quiet(nullptr);  // the error value says it all
   std::vector<Link> links;
   auto undo = [&links] {
     for (Link& l : links) destroy(l);

@@ -11,6 +11,7 @@
 
 #include "compiler/build/build_object.hpp"
 #include "compiler/build/kernel_types.hpp"
+#include "compiler/build/link_objects.hpp"
 #include "compiler/build/object_cache.hpp"
 #include "support/test_support.hpp"
 
@@ -185,6 +186,31 @@ TEST(BuildObject, PartsBuiltAtOnceLinkIntoOneObjectWithTheirCommandAndTheirOwnCa
   EXPECT_FALSE(whole.from_cache) << "one object and a linked one are cached apart";
   EXPECT_NE(whole.cache_key, parted.cache_key);
   EXPECT_EQ(whole.command.find("SEAM_PART"), std::string::npos) << whole.command;
+}
+
+TEST(LinkObjects, AnInputThatIsNoBpfObjectIsRefusedByName) {
+  test::TempDir dir;
+  std::string bogus = dir.write("part0.bpf.o", "not an ELF file");
+  Result<void> linked = link_bpf_objects({bogus}, dir.path() + "/out.o");
+  ASSERT_FALSE(linked);
+  EXPECT_NE(linked.error().find(bogus + " is not a BPF object"), std::string::npos) << linked.error();
+}
+
+// A map both parts define without SEAM_SHARED: libbpf's linker refuses it, and says why.
+TEST(LinkObjects, PartsThatBothDefineOneMapAreRefusedWithLibbpfsWords) {
+  SKIP_WITHOUT_TOOLS();
+  std::string source = kTwoPartProgram;
+  source.replace(source.find("} shared_counts SEC(\".maps\") SEAM_SHARED;"),
+                 std::string("} shared_counts SEC(\".maps\") SEAM_SHARED;").size(),
+                 "} shared_counts SEC(\".maps\");");
+  BuildOptions options;
+  options.use_cache = false;
+  options.parts = 2;
+  BuildResult r = build_object(source, options);
+  ASSERT_FALSE(r.object.ok());
+  EXPECT_NE(r.object.error().find("cannot link "), std::string::npos) << r.object.error();
+  EXPECT_NE(r.object.error().find("(libbpf: "), std::string::npos) << r.object.error();
+  EXPECT_NE(r.object.error().find("shared_counts"), std::string::npos) << r.object.error();
 }
 
 TEST(BuildObject, AnErrorInCodeThePartsShareIsReportedOnce) {
