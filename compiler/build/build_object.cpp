@@ -102,6 +102,11 @@ std::string clang_failure(const ProcessResult& run, const std::string& out, cons
                              : "clang failed (exit " + std::to_string(run.exit_code) + ")";
 }
 
+// The parts a build asks for, within 1..kMaxParts (the cache key and the clangs started agree).
+int parts_of(const BuildOptions& options) {
+  return std::clamp(options.parts, 1, kMaxParts);
+}
+
 // The clangs of one build, started and waiting for their main file: one, or one per part.
 struct Compilers {
   std::vector<std::unique_ptr<StartedProcess>> running;
@@ -113,7 +118,7 @@ Compilers start_compilers(const std::string& clang, const BuildOptions& options,
                           const std::filesystem::path& dir, const std::filesystem::path& object_path,
                           const ProcessLimits& limits) {
   Compilers c;
-  const int parts = std::clamp(options.parts, 1, kMaxParts);
+  const int parts = parts_of(options);
   for (int part = 0; part < parts; ++part) {
     std::string out =
         parts == 1 ? object_path.string() : (dir / ("seam_part" + std::to_string(part) + ".bpf.o")).string();
@@ -184,7 +189,7 @@ BuildResult build_in_work_dir(const std::string& c_source, const BuildOptions& o
     for (const std::string& t : options.kernel_types) key.add(t);
   }
   for (const std::string& f : compile_flags(options)) key.add(f);
-  key.add("parts=" + std::to_string(std::clamp(options.parts, 1, kMaxParts)));
+  key.add("parts=" + std::to_string(parts_of(options)));
   for (const char* name : kEmbeddedHeaders) key.add(embedded::find(name).value_or(""));
   r.cache_key = key.hex();
 
