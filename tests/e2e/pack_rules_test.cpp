@@ -193,8 +193,8 @@ TEST_F(PackRules, TheWholePackStartsColdWithOneClangPerCpuAndItsRulesFire) {
       dir_.write("clang", "#!/bin/sh\necho \"$*\" >> " + log + "\nexec " + clang + " \"$@\"\n");
   ASSERT_EQ(chmod(wrapper.c_str(), 0755), 0);
   std::vector<std::string> files;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(SEAM_SOURCE_DIR) + "/rules"))
-    if (entry.path().extension() == ".seam") files.push_back(pack_unlimited(dir_, entry.path().filename()));
+  for (const std::string& path : pack_rule_files())
+    files.push_back(pack_unlimited(dir_, std::filesystem::path(path).filename()));
   unsetenv("SEAM_BUILD_PARTS");
   setenv("SEAM_CLANG", wrapper.c_str(), 1);
   setenv("SEAM_CACHE_DIR", (dir_.path() + "/cache").c_str(), 1);

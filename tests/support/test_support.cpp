@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -100,6 +101,14 @@ std::string read_file(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+std::vector<std::string> pack_rule_files() {
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(SEAM_SOURCE_DIR) + "/rules"))
+    if (entry.path().extension() == ".seam") files.push_back(entry.path().string());
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 bool is_root() {

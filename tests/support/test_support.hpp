@@ -37,6 +37,9 @@ class TempDir {
 
 std::string read_file(const std::string& path);
 
+// The default pack's rule files (the source tree's rules/*.seam), sorted.
+std::vector<std::string> pack_rule_files();
+
 // True when the tests run as root. Under CI=true, BPF tests must not skip for lack of it:
 // use SEAM_REQUIRE_ROOT() at the top of such a test.
 bool is_root();

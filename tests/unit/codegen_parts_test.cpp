@@ -16,9 +16,8 @@ namespace {
 
 test::Compiled compile_pack() {
   std::vector<std::pair<std::string, std::string>> files;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(SEAM_SOURCE_DIR) + "/rules"))
-    if (entry.path().extension() == ".seam")
-      files.emplace_back(entry.path().filename().string(), test::read_file(entry.path().string()));
+  for (const std::string& path : test::pack_rule_files())
+    files.emplace_back(std::filesystem::path(path).filename().string(), test::read_file(path));
   return test::compile_files(files);
 }
 
