@@ -139,6 +139,11 @@ void MetricsEngine::sample(int64_t now_ns) {
   }
 }
 
+void MetricsEngine::count_from_empty_maps(int64_t now_ns) {
+  std::lock_guard lock(mutex_);
+  for (MetricState& state : metrics_) state.history.add(Snapshot{now_ns, std::make_shared<SeriesMap>()});
+}
+
 const std::vector<Series>& MetricsEngine::series(const std::string& metric) const {
   static const std::vector<Series> none;
   for (const MetricState& state : metrics_)

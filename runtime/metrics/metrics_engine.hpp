@@ -42,6 +42,11 @@ class MetricsEngine {
   // that cannot be read keeps its previous series and counts a read error.
   void sample(int64_t now_ns);
 
+  // The maps were created empty at or before now_ns (a start, not a reload, where kept maps hold
+  // counts): windows count from that empty state, so what happened before the first sample is
+  // in them too.
+  void count_from_empty_maps(int64_t now_ns);
+
   // The latest series of a metric, overflow series last (empty for an unknown metric).
   const std::vector<Series>& series(const std::string& metric) const;
 

@@ -23,6 +23,11 @@ void MetricsService::set_plan(const plan::Plan& plan, std::function<int(const st
   active_.clear();
 }
 
+void MetricsService::count_from_empty_maps(int64_t now_ns) {
+  std::lock_guard<std::mutex> lock(engine_mutex_);
+  engine_->count_from_empty_maps(now_ns);
+}
+
 void MetricsService::set_identity_namer(metrics::IdentityNamer namer) {
   std::lock_guard<std::mutex> lock(engine_mutex_);
   namer_ = std::move(namer);

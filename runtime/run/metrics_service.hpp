@@ -24,6 +24,8 @@ class MetricsService {
   // Rule units changed (reload): serve and sample `plan` (every unit's metrics, rule ids global)
   // from now on. Series restart from the maps' current contents; windows start again.
   void set_plan(const plan::Plan& plan, std::function<int(const std::string&)> map_fd);
+  // At a start: the maps were created empty at or before now_ns, and windows count from then.
+  void count_from_empty_maps(int64_t now_ns);
   // Identity labels (`by container`, `by pod`) are served through `namer`, for this plan and the next.
   void set_identity_namer(metrics::IdentityNamer namer);
   // Serves /metrics and /healthz; an error (port taken) is returned, and metrics still run.

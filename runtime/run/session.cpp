@@ -232,6 +232,9 @@ void Session::unit_changed() {
   };
   if (!metrics_) {
     metrics_ = std::make_unique<MetricsService>(plan, map_fd);
+    // The first unit's maps were created empty at its load: a window counts every call since its
+    // attach, not only those after the first sample (which a caller may already be making).
+    metrics_->count_from_empty_maps(now_ms() * 1000000);
     metrics_->set_identity_namer([cgroups = cgroups_](const std::string& label, uint64_t cgroup) {
       return cgroups ? identity_field(cgroups->resolve(cgroup), label) : std::string();
     });
@@ -273,7 +276,6 @@ SessionResult Session::run() {
   announce_ready(started);
   if (!serve_metrics()) return fail();
   drop_privileges();
-  metrics_->tick(now_ms() * 1000000, user_space_alerts());  // the empty baseline windows start from
   loop(started);
   if (compiling_.valid()) compiling_.wait();  // a reload in flight is dropped
   if (options_.summary_at_exit || options_.report_ms > 0) {

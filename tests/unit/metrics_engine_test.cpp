@@ -165,6 +165,28 @@ TEST(MetricsEngine, ACountThatWentDownWasResetAndCountsWhole) {
   EXPECT_DOUBLE_EQ(results[0].value, 4);
 }
 
+// A start: calls made between the attach and the first sample are in the window (the first
+// sample is not its baseline when the maps were created empty).
+TEST(MetricsEngine, AfterAStartAWindowCountsWhatCameBeforeTheFirstSample) {
+  for (bool from_empty : {false, true}) {
+    Fixture f;
+    f.plan.metrics.push_back(make_metric("calls", plan::MetricKind::Count, plan::FieldUnit::None, {}));
+    f.plan.windows.push_back(
+        plan::Window{1, plan::WindowFunction::Count, 0, "calls", 60 * kSecond, plan::Compare::Gt, 0});
+    f.start();
+    if (from_empty) f.engine->count_from_empty_maps(0);
+    const plan::Metric& m = f.plan.metrics[0];
+    f.map(0).entries = {make_entry(m, make_key(m, {}), {{3, 0, {}}})};  // 3 calls before the first sample
+    f.engine->sample(1 * kSecond);
+    f.map(0).entries = {make_entry(m, make_key(m, {}), {{10, 0, {}}})};
+    f.engine->sample(2 * kSecond);
+    auto results = f.engine->evaluate(2 * kSecond);
+    ASSERT_EQ(results.size(), 1u) << from_empty;
+    // A reload's engine (not told its maps were empty) counts from its first sample.
+    EXPECT_DOUBLE_EQ(results[0].value, from_empty ? 10 : 7);
+  }
+}
+
 }  // namespace
 }  // namespace seam::runtime::metrics
 
