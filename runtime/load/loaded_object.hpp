@@ -45,6 +45,7 @@ struct RingShare {
   int ring_fd = -1;       // the shared seam_events map (-1: the object's own ring)
   uint32_t unit_tag = 0;  // the loading unit's tag (plan::unit_tag_of), in every record it writes
   int scope_fd = -1;      // the shared seam_scope map (runtime/run/scope_keeper.hpp; -1: the object's own)
+  int scope_any_fd = -1;  // the shared seam_scope_any array beside it (-1: the object's own)
   // The scope bits each scope slot of the object requires (seam_scope_masks; codegen/scope_slots.hpp).
   std::vector<uint64_t> scope_masks;
   // Maps of this object (by name) that use an existing map instead, where its type, sizes and

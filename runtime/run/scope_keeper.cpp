@@ -2,13 +2,16 @@
 
 #include <dirent.h>
 #include <fnmatch.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -67,11 +70,45 @@ ScopeKeeper::ScopeKeeper(const std::string& operator_cgroup) {
   fd_ = bpf_map_create(BPF_MAP_TYPE_HASH, "seam_scope", sizeof(uint32_t), sizeof(uint64_t), kMaxProcesses,
                        nullptr);
   if (fd_ < 0) error_ = std::string("cannot create the scope map: ") + std::strerror(errno);
+  if (fd_ >= 0) create_any_map();
   if (!operator_cgroup.empty()) operator_bit_ = bit_of(plan::ScopeKind::Cgroup, operator_cgroup);
 }
 
 ScopeKeeper::~ScopeKeeper() {
+  if (any_bytes_) munmap(any_bytes_, any_mapped_);
+  if (any_fd_ >= 0) close(any_fd_);
   if (fd_ >= 0) close(fd_);
+}
+
+// seam_scope_any: pid_max bytes as entries of 8. Without it the objects keep their own one-entry
+// array, whose lookups past its end go to the hash: correct, only without the shortcut.
+void ScopeKeeper::create_any_map() {
+  long pid_max = std::strtol(read_text("/proc/sys/kernel/pid_max").c_str(), nullptr, 10);
+  if (pid_max <= 0) pid_max = 4194304;  // the kernel's PID_MAX_LIMIT on 64-bit hosts
+  auto entries = static_cast<uint32_t>((pid_max + 7) / 8);
+  LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_MMAPABLE);
+  any_fd_ = bpf_map_create(BPF_MAP_TYPE_ARRAY, "seam_scope_any", sizeof(uint32_t), sizeof(uint64_t), entries,
+                           &opts);
+  if (any_fd_ < 0) return;
+  any_size_ = static_cast<size_t>(entries) * sizeof(uint64_t);
+  size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  any_mapped_ = (any_size_ + page - 1) / page * page;
+  void* at = mmap(nullptr, any_mapped_, PROT_READ | PROT_WRITE, MAP_SHARED, any_fd_, 0);
+  if (at != MAP_FAILED) {
+    any_bytes_ = static_cast<uint8_t*>(at);
+    return;
+  }
+  // Not mappable (a kernel before 5.5): every byte set, so every process goes to the hash. A
+  // byte written through bpf_map_update_elem would rewrite its 7 neighbours, racing with fork.
+  uint64_t all = 0x0101010101010101ULL;
+  for (uint32_t key = 0; key < entries; ++key) bpf_map_update_elem(any_fd_, &key, &all, BPF_ANY);
+  any_size_ = 0;
+}
+
+// Set after the key is added, cleared before it is deleted: a set byte always finds its key.
+void ScopeKeeper::mark(uint32_t tgid, bool in_scope) {
+  if (any_bytes_ && tgid < any_size_)
+    std::atomic_ref<uint8_t>(any_bytes_[tgid]).store(in_scope ? 1 : 0, std::memory_order_release);
 }
 
 uint64_t ScopeKeeper::bit_of(plan::ScopeKind kind, const std::string& argument) {
@@ -144,9 +181,13 @@ std::optional<std::string> ScopeKeeper::add(pid_t pid) {
   uint32_t key = static_cast<uint32_t>(pid);
   uint64_t held = 0;
   bool had = bpf_map_lookup_elem(fd_, &key, &held) == 0;
-  if (had && (held | bits) == held) return std::nullopt;
+  if (had && (held | bits) == held) {
+    mark(key, true);  // a key the kernel added at fork has its byte; this costs one store
+    return std::nullopt;
+  }
   uint64_t value = held | bits;
   if (bpf_map_update_elem(fd_, &key, &value, BPF_ANY) != 0) return std::nullopt;  // full: E2BIG
+  mark(key, true);
   if (had) return std::nullopt;
   return "pid " + std::to_string(pid) + " (" + comm_of(pid) + ")";
 }
@@ -161,7 +202,10 @@ std::vector<std::string> ScopeKeeper::scan() {
     key = next;
     if (access(("/proc/" + std::to_string(key)).c_str(), F_OK) != 0) gone.push_back(key);
   }
-  for (uint32_t k : gone) bpf_map_delete_elem(fd_, &k);
+  for (uint32_t k : gone) {
+    mark(k, false);
+    bpf_map_delete_elem(fd_, &k);
+  }
   for (pid_t pid : all_processes())
     if (auto e = add(pid)) entered.push_back(*e);
   return entered;

@@ -9,6 +9,12 @@
 // subtree, those whose name matches a comm pattern. The kernel copies a parent's bits to its
 // children at fork and deletes a thread's key when it exits; the rescan also drops the keys of
 // processes gone without an exit seen. Membership stays until exit.
+//
+// Beside it, seam_scope_any holds one byte per tgid (pid_max of them), set while the tgid is a
+// key: the programs test it first, an inlined array lookup, and look the hash up only for a
+// process that is in some scope. This side writes the bytes through mmap (a byte store, as the
+// kernel's fork and exit programs do); where the array cannot be mapped every byte is set, so
+// every process is looked up in the hash as before.
 #include <sys/types.h>
 
 #include <cstdint>
@@ -32,6 +38,7 @@ class ScopeKeeper {
   ScopeKeeper& operator=(const ScopeKeeper&) = delete;
 
   int fd() const { return fd_; }
+  int any_fd() const { return any_fd_; }  // seam_scope_any (-1: none; the objects keep their own)
   const std::string& error() const { return error_; }
 
   // The bits each scope slot of a unit of this plan needs (registering its selectors): one per
@@ -58,8 +65,14 @@ class ScopeKeeper {
   uint64_t bits_of(pid_t pid) const;
   bool maps_workload_library(pid_t pid) const;
   std::optional<std::string> add(pid_t pid);
+  void create_any_map();
+  void mark(uint32_t tgid, bool in_scope);
 
   int fd_ = -1;
+  int any_fd_ = -1;
+  uint8_t* any_bytes_ = nullptr;  // seam_scope_any mapped: byte tgid, for tgid < any_size_
+  size_t any_size_ = 0;
+  size_t any_mapped_ = 0;
   std::string error_;
   std::vector<Selector> selectors_;
   std::vector<std::string> workload_globs_;

@@ -108,6 +108,7 @@ RingShare Session::share(const plan::Plan& plan, uint32_t tag, uint32_t generati
   return RingShare{ring_fd_,
                    tag,
                    scope_ ? scope_->fd() : -1,
+                   scope_ ? scope_->any_fd() : -1,
                    scope_ ? scope_->masks_for(plan) : std::vector<uint64_t>{},
                    {},
                    live_ ? live_->fd() : -1,

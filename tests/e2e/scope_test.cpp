@@ -100,6 +100,25 @@ bool in_some_scope_map(pid_t pid) {
   return found;
 }
 
+// Whether any seam_scope_any array on the host has the byte of `pid` set: the test the programs
+// make before the hash (bpf-templates/seam_scope.h).
+bool marked_in_some_scope_array(pid_t pid) {
+  bool found = false;
+  for (uint32_t id = 0; bpf_map_get_next_id(id, &id) == 0;) {
+    int fd = bpf_map_get_fd_by_id(id);
+    if (fd < 0) continue;
+    bpf_map_info info{};
+    uint32_t len = sizeof info;
+    if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0 && std::strcmp(info.name, "seam_scope_any") == 0) {
+      uint32_t key = static_cast<uint32_t>(pid) / 8;
+      uint8_t bytes[8] = {};
+      found = found || (bpf_map_lookup_elem(fd, &key, bytes) == 0 && bytes[pid % 8] != 0);
+    }
+    close(fd);
+  }
+  return found;
+}
+
 TEST(Scope, AWorkloadAlertsAndABystanderDoingTheSameWaitsDoesNot) {
   SEAM_REQUIRE_ROOT();
   TempDir dir;
@@ -127,10 +146,13 @@ TEST(Scope, AProcessThatDlopensTheCudaRuntimeLateEntersTheScope) {
   SeamRun seam(dir.path(), {syscalls_pack(dir)});
   ASSERT_TRUE(seam.wait_for_notice("ready", "probes attached", seconds(60))) << seam.stderr_text();
   EXPECT_FALSE(in_some_scope_map(w.pid)) << "in scope before it mapped a workload library";
+  EXPECT_FALSE(marked_in_some_scope_array(w.pid));
   w.child.send_line("go");
   ASSERT_TRUE(w.child.wait_for_line("mapped", seconds(10)));
   ASSERT_TRUE(seam.wait_for_notice("scope-entered", "pid " + std::to_string(w.pid) + " ", seconds(10)))
       << seam.stderr_text();
+  EXPECT_TRUE(in_some_scope_map(w.pid));
+  EXPECT_TRUE(marked_in_some_scope_array(w.pid));  // user space marks the processes it adds
   w.child.send_line("go");
   w.finish();
   EXPECT_TRUE(wait_alert(seam, "futex_wait_slow", w.pid)) << seam.stderr_text();
@@ -157,8 +179,10 @@ TEST(Scope, AnExitedProcessLeavesTheScopeMap) {
   SeamRun seam(dir.path(), {syscalls_pack(dir)});
   ASSERT_TRUE(seam.wait_for_notice("ready", "probes attached", seconds(60))) << seam.stderr_text();
   ASSERT_TRUE(in_some_scope_map(w.pid));
+  ASSERT_TRUE(marked_in_some_scope_array(w.pid));
   w.run();
   EXPECT_TRUE(wait_until([&] { return !in_some_scope_map(w.pid); }, seconds(5)));
+  EXPECT_FALSE(marked_in_some_scope_array(w.pid));  // cleared before the key is deleted
 }
 
 // A cgroup made for the test under the v2 mount (/sys/fs/cgroup/unified on hybrid hosts), with
