@@ -1,7 +1,8 @@
 """6. Host tax and in-scope syscall cost: a getppid() loop and first-touch page faults in a
 process outside every rule's scope (no workload library) and in a workload process (it dlopens
 the fixture libcudart), with nothing running, with the default pack (rules/), and with bpftrace
-running the playbook's "syscalls over 1 ms" script. CPU time per operation, median of reps. Then,
+running the playbook's "syscalls over 1 ms" script, and with two floors (bpftrace programs that
+return at once: FLOOR_SCRIPTS). CPU time per operation, median of reps. Then,
 per tracer, one more bystander run with kernel.bpf_stats_enabled=1: the run_time_ns/run_cnt of
 each program the tracer loaded that ran, and their sum per syscall of the loop (separately from
 the timed runs, since the stats themselves cost time)."""
@@ -24,6 +25,23 @@ tracepoint:raw_syscalls:sys_exit /@start[tid]/ {
   if ($d > 1000000) { printf("%s %d syscall %d took %d us\\n", comm, pid, args->id, $d / 1000); }
 }
 """
+
+
+# Floors: what any tracer pays for a bystander's syscall before its program does anything. The
+# predicate is never true (pid 0 makes no syscalls), so each program returns at once. Only the
+# futex tracepoints: the syscall slow path that any syscall tracepoint switches on for every task,
+# with no program run for getppid. raw_syscalls: that and one program on every syscall, entry and
+# exit (bpftrace attaches perf tracepoints; seam's raw tracepoints skip the perf buffer's copy).
+FLOOR_SCRIPTS = {
+    "floor_futex_tracepoints": """BEGIN { printf("ready\\n"); }
+tracepoint:syscalls:sys_enter_futex /pid == 0/ { @e = count(); }
+tracepoint:syscalls:sys_exit_futex /pid == 0/ { @x = count(); }
+""",
+    "floor_raw_syscalls": """BEGIN { printf("ready\\n"); }
+tracepoint:raw_syscalls:sys_enter /pid == 0/ { @e = count(); }
+tracepoint:raw_syscalls:sys_exit /pid == 0/ { @x = count(); }
+""",
+}
 
 
 def one(art, calls, library):
@@ -100,7 +118,18 @@ def measure(art, calls, reps, warm_cache, log):
     finally:
         bt.stop()
     log(f"  bpftrace: {out['bpftrace']}")
-    for t in ("seam_pack", "bpftrace"):
+    for name, text in FLOOR_SCRIPTS.items():
+        path = os.path.join(art.out, name + ".bt")
+        with open(path, "w") as f:
+            f.write(text)
+        floor = tracers.Bpftrace(art, path, name)
+        floor.start()
+        try:
+            out[name] = rows_for(art, calls, reps)
+        finally:
+            floor.stop()
+        log(f"  {name}: {out[name]}")
+    for t in ("seam_pack", "bpftrace", *FLOOR_SCRIPTS):
         for who in ("bystander", "workload"):
             row, base = out[t][who], out["none"][who]
             row["added_syscall_ns"] = row["syscall_ns"] - base["syscall_ns"]
