@@ -17,6 +17,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <regex>
 
 #include "compiler/plan/cgroup_path.hpp"
@@ -82,41 +83,39 @@ bool wait_alert(const SeamRun& seam, const std::string& rule, pid_t pid) {
   return wait_until([&] { return alerts_for(seam, rule, pid) > 0; }, seconds(10));
 }
 
-// Whether any seam_scope map on the host holds `pid` (maps are found by id, as bpftool does).
-bool in_some_scope_map(pid_t pid) {
+// Whether `test` holds for some map on the host named `name` (maps are found by id, as bpftool
+// does), given its fd.
+bool some_map_named(const char* name, const std::function<bool(int fd)>& test) {
   bool found = false;
   for (uint32_t id = 0; bpf_map_get_next_id(id, &id) == 0;) {
     int fd = bpf_map_get_fd_by_id(id);
     if (fd < 0) continue;
     bpf_map_info info{};
     uint32_t len = sizeof info;
-    if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0 && std::strcmp(info.name, "seam_scope") == 0) {
-      uint32_t key = static_cast<uint32_t>(pid);
-      uint64_t bits = 0;
-      found = found || bpf_map_lookup_elem(fd, &key, &bits) == 0;
-    }
+    if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0 && std::strcmp(info.name, name) == 0)
+      found = found || test(fd);
     close(fd);
   }
   return found;
 }
 
-// Whether any seam_scope_any array on the host has the byte of `pid` set: the test the programs
-// make before the hash (bpf-templates/seam_scope.h).
+// Whether any seam_scope map holds `pid`.
+bool in_some_scope_map(pid_t pid) {
+  return some_map_named("seam_scope", [&](int fd) {
+    uint32_t key = static_cast<uint32_t>(pid);
+    uint64_t bits = 0;
+    return bpf_map_lookup_elem(fd, &key, &bits) == 0;
+  });
+}
+
+// Whether any seam_scope_any array has the byte of `pid` set: the test the programs make before
+// the hash (bpf-templates/seam_scope.h).
 bool marked_in_some_scope_array(pid_t pid) {
-  bool found = false;
-  for (uint32_t id = 0; bpf_map_get_next_id(id, &id) == 0;) {
-    int fd = bpf_map_get_fd_by_id(id);
-    if (fd < 0) continue;
-    bpf_map_info info{};
-    uint32_t len = sizeof info;
-    if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0 && std::strcmp(info.name, "seam_scope_any") == 0) {
-      uint32_t key = static_cast<uint32_t>(pid) / 8;
-      uint8_t bytes[8] = {};
-      found = found || (bpf_map_lookup_elem(fd, &key, bytes) == 0 && bytes[pid % 8] != 0);
-    }
-    close(fd);
-  }
-  return found;
+  return some_map_named("seam_scope_any", [&](int fd) {
+    uint32_t key = static_cast<uint32_t>(pid) / 8;
+    uint8_t bytes[8] = {};
+    return bpf_map_lookup_elem(fd, &key, bytes) == 0 && bytes[pid % 8] != 0;
+  });
 }
 
 TEST(Scope, AWorkloadAlertsAndABystanderDoingTheSameWaitsDoesNot) {
