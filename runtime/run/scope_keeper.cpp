@@ -71,6 +71,11 @@ ScopeKeeper::ScopeKeeper(const std::string& operator_cgroup) {
                        nullptr);
   if (fd_ < 0) error_ = std::string("cannot create the scope map: ") + std::strerror(errno);
   if (fd_ >= 0) create_any_map();
+  if (fd_ >= 0 && any_fd_ < 0) {  // the objects' own one-entry arrays would turn tgids 0-7 away
+    error_ = std::string("cannot create the scope map seam_scope_any: ") + std::strerror(errno);
+    close(fd_);
+    fd_ = -1;
+  }
   if (!operator_cgroup.empty()) operator_bit_ = bit_of(plan::ScopeKind::Cgroup, operator_cgroup);
 }
 
@@ -80,8 +85,7 @@ ScopeKeeper::~ScopeKeeper() {
   if (fd_ >= 0) close(fd_);
 }
 
-// seam_scope_any: pid_max bytes as entries of 8. Without it the objects keep their own one-entry
-// array, whose lookups past its end go to the hash: correct, only without the shortcut.
+// seam_scope_any: pid_max bytes as entries of 8, written through mmap.
 void ScopeKeeper::create_any_map() {
   long pid_max = std::strtol(read_text("/proc/sys/kernel/pid_max").c_str(), nullptr, 10);
   if (pid_max <= 0) pid_max = 4194304;  // the kernel's PID_MAX_LIMIT on 64-bit hosts
@@ -89,20 +93,29 @@ void ScopeKeeper::create_any_map() {
   LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_MMAPABLE);
   any_fd_ = bpf_map_create(BPF_MAP_TYPE_ARRAY, "seam_scope_any", sizeof(uint32_t), sizeof(uint64_t), entries,
                            &opts);
-  if (any_fd_ < 0) return;
-  any_size_ = static_cast<size_t>(entries) * sizeof(uint64_t);
-  size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  any_mapped_ = (any_size_ + page - 1) / page * page;
-  void* at = mmap(nullptr, any_mapped_, PROT_READ | PROT_WRITE, MAP_SHARED, any_fd_, 0);
-  if (at != MAP_FAILED) {
-    any_bytes_ = static_cast<uint8_t*>(at);
-    return;
+  if (any_fd_ >= 0) {
+    any_size_ = static_cast<size_t>(entries) * sizeof(uint64_t);
+    size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    any_mapped_ = (any_size_ + page - 1) / page * page;
+    void* at = mmap(nullptr, any_mapped_, PROT_READ | PROT_WRITE, MAP_SHARED, any_fd_, 0);
+    if (at != MAP_FAILED) {
+      any_bytes_ = static_cast<uint8_t*>(at);
+      return;
+    }
+    close(any_fd_);
+    any_size_ = any_mapped_ = 0;
   }
-  // Not mappable (a kernel before 5.5): every byte set, so every process goes to the hash. A
-  // byte written through bpf_map_update_elem would rewrite its 7 neighbours, racing with fork.
+  // No mappable array (a kernel before 5.5): one entry with every byte set, so tgids 0-7 go to the
+  // hash and every other tgid, past the end, does too. A byte written through
+  // bpf_map_update_elem would rewrite its 7 neighbours, racing with the kernel's fork and exit.
+  any_fd_ =
+      bpf_map_create(BPF_MAP_TYPE_ARRAY, "seam_scope_any", sizeof(uint32_t), sizeof(uint64_t), 1, nullptr);
+  uint32_t first = 0;
   uint64_t all = 0x0101010101010101ULL;
-  for (uint32_t key = 0; key < entries; ++key) bpf_map_update_elem(any_fd_, &key, &all, BPF_ANY);
-  any_size_ = 0;
+  if (any_fd_ >= 0 && bpf_map_update_elem(any_fd_, &first, &all, BPF_ANY) != 0) {
+    close(any_fd_);
+    any_fd_ = -1;
+  }
 }
 
 // Set after the key is added, cleared before it is deleted: a set byte always finds its key.

@@ -13,8 +13,8 @@
 // Beside it, seam_scope_any holds one byte per tgid (pid_max of them), set while the tgid is a
 // key: the programs test it first, an inlined array lookup, and look the hash up only for a
 // process that is in some scope. This side writes the bytes through mmap (a byte store, as the
-// kernel's fork and exit programs do); where the array cannot be mapped every byte is set, so
-// every process is looked up in the hash as before.
+// kernel's fork and exit programs do); where the array cannot be mapped it has one entry with
+// every byte set, so every process is looked up in the hash as before.
 #include <sys/types.h>
 
 #include <cstdint>
@@ -38,7 +38,7 @@ class ScopeKeeper {
   ScopeKeeper& operator=(const ScopeKeeper&) = delete;
 
   int fd() const { return fd_; }
-  int any_fd() const { return any_fd_; }  // seam_scope_any (-1: none; the objects keep their own)
+  int any_fd() const { return any_fd_; }  // seam_scope_any (-1: none)
   const std::string& error() const { return error_; }
 
   // The bits each scope slot of a unit of this plan needs (registering its selectors): one per
