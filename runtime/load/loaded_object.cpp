@@ -157,12 +157,11 @@ LoadResult LoadedObject::load(std::span<const uint8_t> object, const plan::Plan&
     if (ring_share.ring_fd >= 0 && bpf_map__reuse_fd(ring, ring_share.ring_fd) != 0)
       return fail("cannot share the ring buffer: " + errno_text(errno), errno);
   }
-  if (bpf_map* scope = bpf_object__find_map_by_name(self->obj_, "seam_scope");
-      scope && ring_share.scope_fd >= 0 && bpf_map__reuse_fd(scope, ring_share.scope_fd) != 0)
-    return fail("cannot share the scope map: " + errno_text(errno), errno);
-  if (bpf_map* any = bpf_object__find_map_by_name(self->obj_, "seam_scope_any");
-      any && ring_share.scope_any_fd >= 0 && bpf_map__reuse_fd(any, ring_share.scope_any_fd) != 0)
-    return fail("cannot share the scope map: " + errno_text(errno), errno);
+  for (const auto& [name, fd] : {std::pair<const char*, int>{"seam_scope", ring_share.scope_fd},
+                                 std::pair<const char*, int>{"seam_scope_any", ring_share.scope_any_fd}})
+    if (bpf_map* scope = bpf_object__find_map_by_name(self->obj_, name);
+        scope && fd >= 0 && bpf_map__reuse_fd(scope, fd) != 0)
+      return fail(std::string("cannot share the scope map ") + name + ": " + errno_text(errno), errno);
   for (const auto& [name, fd] : ring_share.reuse_maps) {
     bpf_map* map = bpf_object__find_map_by_name(self->obj_, name.c_str());
     if (!map || !same_shape(map, fd)) continue;  // a fresh map rather than one the programs misread

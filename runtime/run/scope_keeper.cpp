@@ -195,7 +195,7 @@ std::optional<std::string> ScopeKeeper::add(pid_t pid) {
   uint64_t held = 0;
   bool had = bpf_map_lookup_elem(fd_, &key, &held) == 0;
   if (had && (held | bits) == held) {
-    mark(key, true);  // a key the kernel added at fork has its byte; this costs one store
+    mark(key, true);  // set again at every rescan: one store, and a byte a race left clear is mended
     return std::nullopt;
   }
   uint64_t value = held | bits;
