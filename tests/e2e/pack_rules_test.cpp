@@ -36,15 +36,17 @@ using std::chrono::seconds;
 std::string fixture(const std::string& name) {
   return std::string(SEAM_FIXTURE_DIR) + "/" + name;
 }
-std::string pack(const std::string& name) {
-  return std::string(SEAM_SOURCE_DIR) + "/rules/" + name;
+std::string pack(const std::string& name, const std::string& pack_dir = "rules") {
+  return std::string(SEAM_SOURCE_DIR) + "/" + pack_dir + "/" + name;
 }
 
 // A copy of a pack file without its rate limits. The limits count alerts per rule, host-wide, so
 // on a busy host other processes' slow syscalls use them up before the workload's alert comes.
-std::string pack_unlimited(const TempDir& dir, const std::string& name) {
+std::string pack_unlimited(const TempDir& dir, const std::string& name,
+                           const std::string& pack_dir = "rules") {
   static const std::regex limit("limit [0-9]+ per [0-9]+[a-z]+");
-  return dir.write(name, std::regex_replace(read_file(pack(name)), limit, "limit 1000000 per 1s"));
+  return dir.write(pack_dir + "/" + name,
+                   std::regex_replace(read_file(pack(name, pack_dir)), limit, "limit 1000000 per 1s"));
 }
 
 std::vector<nlohmann::json> alerts_of(const SeamRun& seam, const std::string& rule, pid_t pid) {
@@ -179,6 +181,31 @@ TEST_F(PackRules, SlowSyscallSilentForAShortMmapAndForWaits) {
   EXPECT_EQ(syscall_alerts(alerts_of(*seam_, "syscall_slow", quiet.pid()), "mmap"), 0u);
   EXPECT_EQ(syscall_alerts(alerts_of(*seam_, "syscall_slow", waits.pid()), "futex"), 0u);
   EXPECT_EQ(syscall_alerts(alerts_of(*seam_, "syscall_slow", waits.pid()), "nanosleep"), 0u);
+}
+
+// A slow syscall the pack's syscall_slow does not name (mlock) is seen only with the opt-in rule
+// on every syscall (rules-opt-in/syscall_any_slow.seam); a named one (mmap) by both.
+TEST_F(PackRules, OnlyTheOptInRuleSeesASlowSyscallThePackDoesNotName) {
+  SEAM_REQUIRE_ROOT();
+  Workload locks = pack_workload("mlock", "128");
+  Workload maps = pack_workload("mmap", "128");
+  start(
+      {pack_unlimited(dir_, "syscalls.seam"), pack_unlimited(dir_, "syscall_any_slow.seam", "rules-opt-in")});
+  locks.run();
+  maps.run();
+  ASSERT_TRUE(wait_until(
+      [&] { return syscall_alerts(alerts_of(*seam_, "syscall_any_slow", locks.pid()), "mlock") >= 1; },
+      seconds(10)))
+      << seam_->stderr_text();
+  ASSERT_TRUE(wait_until(
+      [&] {
+        return syscall_alerts(alerts_of(*seam_, "syscall_any_slow", maps.pid()), "mmap") >= 1 &&
+               syscall_alerts(alerts_of(*seam_, "syscall_slow", maps.pid()), "mmap") >= 1;
+      },
+      seconds(10)))
+      << seam_->stderr_text();
+  // The mmap alerts came after the mlock was settled: syscall_slow did not see the mlock.
+  EXPECT_EQ(syscall_alerts(alerts_of(*seam_, "syscall_slow", locks.pid()), "mlock"), 0u);
 }
 
 // The whole pack, started cold (empty object cache): its C is built in parts, one clang per CPU

@@ -90,7 +90,7 @@ TEST(Tuning, ADisabledPackRuleAttachesNothing) {
   tuned = ready_counts(seam);
   EXPECT_EQ(whole.second, 2);
   EXPECT_EQ(tuned.second, 1) << seam.stderr_text();
-  // futex_wait_slow's two futex tracepoints are gone; syscall_slow's raw_syscalls stay.
+  // futex_wait_slow's two futex tracepoints are gone; syscall_slow's stay.
   EXPECT_EQ(tuned.first, whole.first - 2) << seam.stderr_text();
   loud.run();
   EXPECT_EQ(of_pid(seam.alerts("futex_wait_slow"), loud.pid()).size(), 0u);

@@ -103,9 +103,9 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
-std::vector<std::string> pack_rule_files() {
+std::vector<std::string> pack_rule_files(const std::string& pack_dir) {
   std::vector<std::string> files;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(SEAM_SOURCE_DIR) + "/rules"))
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(SEAM_SOURCE_DIR) + "/" + pack_dir))
     if (entry.path().extension() == ".seam") files.push_back(entry.path().string());
   std::sort(files.begin(), files.end());
   return files;

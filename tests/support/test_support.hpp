@@ -37,8 +37,9 @@ class TempDir {
 
 std::string read_file(const std::string& path);
 
-// The default pack's rule files (the source tree's rules/*.seam), sorted.
-std::vector<std::string> pack_rule_files();
+// A pack's rule files (the source tree's PACK_DIR/*.seam: rules/ is the default pack,
+// rules-opt-in/ the rules an operator adds to it), sorted.
+std::vector<std::string> pack_rule_files(const std::string& pack_dir = "rules");
 
 // True when the tests run as root. Under CI=true, BPF tests must not skip for lack of it:
 // use SEAM_REQUIRE_ROOT() at the top of such a test.

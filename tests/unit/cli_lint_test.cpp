@@ -30,7 +30,7 @@ const char* const kBadRule =
     "    alert \"slow\"\n";
 
 TEST(CliLint, RepositoryRulesAndStdlibAreClean) {
-  CommandResult r = lint({kSource + "/rules", kSource + "/stdlib", "--strict"});
+  CommandResult r = lint({kSource + "/rules", kSource + "/rules-opt-in", kSource + "/stdlib", "--strict"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(r.out, "");
 }

@@ -47,7 +47,7 @@ TEST(CliOperator, LintShowsTheEffectiveRule) {
                        "    alert warning \"thread {comm} waited {duration} in futex\"\n"
                        "    limit 10 per 1m\n"
                        "    tags syscalls, waits\n" +
-                       pack + ":29: rule syscall_slow is disabled by " + tune + ":5\n");
+                       pack + ":27: rule syscall_slow is disabled by " + tune + ":5\n");
 }
 
 TEST(CliOperator, LintDisableByTagAndUnknownNames) {
