@@ -1,4 +1,5 @@
-"""6. Host tax and in-scope syscall cost: a getppid() loop and first-touch page faults in a
+"""6. Host tax and in-scope syscall cost: a getppid() loop (a syscall no pack rule watches),
+first-touch page faults and a write() loop to /dev/null (a syscall the pack names) in a
 process outside every rule's scope (no workload library) and in a workload process (it dlopens
 the fixture libcudart), with nothing running, with the default pack (rules/), and with bpftrace
 running the playbook's "syscalls over 1 ms" script, and with two floors (bpftrace programs that
@@ -15,7 +16,7 @@ import subprocess
 from . import tracers
 from .cost import prog_stats, set_bpf_stats
 
-LINE = re.compile(r"syscall_ns ([\d.]+) fault_ns ([\d.]+)")
+LINE = re.compile(r"syscall_ns ([\d.]+) fault_ns ([\d.]+) write_ns ([\d.]+)")
 
 SLOW_SYSCALLS_BT = """BEGIN { printf("ready\\n"); }
 tracepoint:raw_syscalls:sys_enter { @start[tid] = nsecs; }
@@ -48,7 +49,7 @@ def one(art, calls, library):
     cmd = [art.host_tax, str(calls)] + ([library] if library else [])
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     m = LINE.search(out)
-    return float(m.group(1)), float(m.group(2))
+    return float(m.group(1)), float(m.group(2)), float(m.group(3))
 
 
 def rows_for(art, calls, reps):
@@ -56,7 +57,8 @@ def rows_for(art, calls, reps):
     for who, lib in (("bystander", ""), ("workload", art.fixture)):
         runs = [one(art, calls, lib) for _ in range(reps)]
         r[who] = {"syscall_ns": statistics.median(x[0] for x in runs),
-                  "fault_ns": statistics.median(x[1] for x in runs)}
+                  "fault_ns": statistics.median(x[1] for x in runs),
+                  "write_ns": statistics.median(x[2] for x in runs)}
     return r
 
 
@@ -133,6 +135,7 @@ def measure(art, calls, reps, warm_cache, log):
         for who in ("bystander", "workload"):
             row, base = out[t][who], out["none"][who]
             row["added_syscall_ns"] = row["syscall_ns"] - base["syscall_ns"]
+            row["added_write_ns"] = row["write_ns"] - base["write_ns"]
             row["fault_pct"] = 100.0 * (row["fault_ns"] / base["fault_ns"] - 1)
     out["loadavg_end"] = os.getloadavg()[0]
     return out
