@@ -524,7 +524,7 @@ TEST_F(PackRules, GilWaitP99FiresWhenAThreadWaitsForTheGil) {
   EXPECT_EQ(window_alerts_of(*seam_, "gil_wait_p99", quiet.pid()).size(), 0u);
 }
 
-// ---------------------------------------------------------------- mem.seam
+// ---------------------------------------------------------------- mem.seam and faults.seam
 
 // page_fault_storm is windowed (not evaluated by `seam run` yet); its event is checked here.
 TEST_F(PackRules, PageFaultEventSeesEveryFreshPageTouched) {
@@ -603,11 +603,11 @@ TEST_F(PackRules, PageFaultStormFiresForAProcessFaultingFast) {
   // The pack's 100k faults/s is more than one CPU faults on a slow VM (a first-touch fault took
   // 16 us on a PTI-mitigated one: 62k/s), so the rule runs here at 20k/s: the quiet process's
   // 20,000 faults average 2k/s over the 10 s window, the loud one's at least 60k/s.
-  std::string rules = pack_unlimited(dir_, "mem.seam");
+  std::string rules = pack_unlimited(dir_, "faults.seam");
   std::string text = read_file(rules);
   ASSERT_NE(text.find("over 10s > 100000"), std::string::npos) << text;
   text.replace(text.find("over 10s > 100000"), 17, "over 10s > 20000");
-  dir_.write("mem.seam", text);
+  dir_.write("rules/faults.seam", text);
   start({rules});
   quiet.run();
   loud.run();

@@ -1,7 +1,9 @@
 // What the shipped pack costs a process it is not about, read from its plan: no program of the
 // default pack (rules/) sits on raw_syscalls, which would run for every syscall of the host. Its
 // syscall rules name their syscalls and run on those syscalls' own tracepoints; the one rule that
-// watches every syscall is opt-in (rules-opt-in/syscall_any_slow.seam) and does sit there.
+// watches every syscall is opt-in (rules-opt-in/syscall_any_slow.seam) and does sit there. Of the
+// kernel-wide events, only the memory stalls and the off-CPU span are host-wide: page faults are
+// counted for the workload alone.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -44,6 +46,25 @@ TEST(PackCost, TheDefaultPackPutsNoProgramOnRawSyscalls) {
   for (const char* sc : {"mmap", "munmap", "mprotect", "madvise", "brk", "openat", "write", "ioctl"})
     for (const char* end : {"enter", "exit"}) named.insert(std::string("syscalls:sys_") + end + "_" + sc);
   EXPECT_EQ(sites(p, "syscall_slow"), named);
+}
+
+TEST(PackCost, OnKernelEventsOnlyTheMemoryStallsAreHostWideAndFaultsCountForTheWorkload) {
+  plan::Plan p = pack_plan({kSource + "/rules"});
+  std::set<std::string> host_wide;
+  for (const plan::Attachment& a : p.attachments) {
+    if (a.kind != plan::AttachKind::Tracepoint && a.kind != plan::AttachKind::RawTracepoint) continue;
+    for (uint32_t id : a.rules)
+      for (const plan::Rule& r : p.rules)
+        if (r.id == id && r.scope < 0) host_wide.insert(r.name);
+  }
+  EXPECT_EQ(host_wide,
+            (std::set<std::string>{"compaction_stall", "direct_reclaim_stall", "memcg_reclaim_stall"}));
+  const plan::Metric* faults = nullptr;
+  for (const plan::Metric& m : p.metrics)
+    if (m.name == "page_faults") faults = &m;
+  ASSERT_NE(faults, nullptr);
+  ASSERT_GE(faults->scope, 0);
+  EXPECT_EQ(p.scopes.at(static_cast<size_t>(faults->scope)).kind, plan::ScopeKind::Workload);
 }
 
 TEST(PackCost, TheOptInRuleOnEverySyscallIsTheOneOnRawSyscalls) {
