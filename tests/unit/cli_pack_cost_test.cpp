@@ -2,8 +2,8 @@
 // default pack (rules/) sits on raw_syscalls, which would run for every syscall of the host. Its
 // syscall rules name their syscalls and run on those syscalls' own tracepoints; the one rule that
 // watches every syscall is opt-in (rules-opt-in/syscall_any_slow.seam) and does sit there. Of the
-// kernel-wide events, only the memory stalls and the off-CPU span are host-wide: page faults are
-// counted for the workload alone.
+// rules on kernel-wide events, only the memory stalls are host-wide: page faults are counted for
+// the workload alone. (A rule id is its index in Plan::rules, as the runtime reads it.)
 #include <gtest/gtest.h>
 
 #include <set>
@@ -32,8 +32,7 @@ std::set<std::string> sites(const plan::Plan& p, const std::string& rule = "") {
   std::set<std::string> out;
   for (const plan::Attachment& a : p.attachments) {
     bool serves = rule.empty();
-    for (uint32_t id : a.rules)
-      for (const plan::Rule& r : p.rules) serves = serves || (r.id == id && r.name == rule);
+    for (uint32_t id : a.rules) serves = serves || p.rules.at(id).name == rule;
     if (serves) out.insert(a.category + ":" + a.name);
   }
   return out;
@@ -54,8 +53,7 @@ TEST(PackCost, OnKernelEventsOnlyTheMemoryStallsAreHostWideAndFaultsCountForTheW
   for (const plan::Attachment& a : p.attachments) {
     if (a.kind != plan::AttachKind::Tracepoint && a.kind != plan::AttachKind::RawTracepoint) continue;
     for (uint32_t id : a.rules)
-      for (const plan::Rule& r : p.rules)
-        if (r.id == id && r.scope < 0) host_wide.insert(r.name);
+      if (p.rules.at(id).scope < 0) host_wide.insert(p.rules.at(id).name);
   }
   EXPECT_EQ(host_wide,
             (std::set<std::string>{"compaction_stall", "direct_reclaim_stall", "memcg_reclaim_stall"}));
