@@ -2,6 +2,9 @@
 // `seam run -c CMD`: the command is started before the rules compile (so that its pid is known)
 // but held before exec until every probe is attached, in a cgroup of its own (cgroup v2), so that
 // the rules see it and every child it starts, and nothing else. The run ends when it exits.
+// Removing that cgroup at the end needs CAP_DAC_OVERRIDE (the v2 root is mode 555), which seam
+// drops once its probes are attached, so a helper forked with the cgroup, still holding it,
+// removes the cgroup once seam closes its pipe: at the end of the run, or when seam dies.
 #include <sys/types.h>
 
 #include <string>
@@ -28,8 +31,12 @@ class TracedCommand {
   int exit_code() const { return exit_code_; }
 
  private:
+  Result<void> start_remover();
+
   pid_t pid_ = -1;
   int go_fd_ = -1;  // closing it lets the child exec
+  pid_t remover_ = -1;
+  int remove_fd_ = -1;  // closing it tells the remover to remove the cgroup
   std::string cgroup_;
   uint64_t cgroup_id_ = 0;
   int exit_code_ = -1;

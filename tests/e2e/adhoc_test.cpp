@@ -1,11 +1,14 @@
 // Ad-hoc investigations end to end: the design card's one-liner with -e (no `use`), rules on
 // standard input with -c (the command and its children traced, the run ending with it, the
-// metrics' summary at exit), and --dry-run naming the fixture library and a live process.
+// metrics' summary at exit, its cgroup removed), and --dry-run naming the fixture library and a live process.
 #include <gtest/gtest.h>
 
 #include <set>
 #include <string>
 
+#include <sys/stat.h>
+
+#include "runtime/identity/cgroup_resolver.hpp"
 #include "support/seam_process.hpp"
 #include "support/test_support.hpp"
 
@@ -83,6 +86,24 @@ TEST(Adhoc, StdinRulesWithACommandAndTheSummaryAtExit) {
   EXPECT_NE(r.out.find("ms]        "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("|@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("0 values"), std::string::npos) << r.out;
+}
+
+// -c's cgroup is gone when the run ends, though seam dropped the capability that removes it
+// (the v2 root is mode 555) once its probes were attached: it used to stay, one per run.
+TEST(Adhoc, TheCommandsCgroupIsRemovedWhenTheRunEnds) {
+  SEAM_REQUIRE_ROOT();
+  ASSERT_FALSE(runtime::cgroup2_root().empty()) << "no cgroup2 hierarchy mounted";
+  TempDir dir;
+  SeamRun seam(dir.path(), {"-e", "use sched\nmetric switches on sched.offcpu count", "-c", "sleep 2",
+                            "--listen", "off"});
+  std::string cgroup = runtime::cgroup2_root() + "/seam-run-" + std::to_string(seam.pid());
+  struct stat st {};
+  ASSERT_TRUE(seam.wait_for_notice("ready", "probes attached", seconds(60))) << seam.stderr_text();
+  EXPECT_EQ(::stat(cgroup.c_str(), &st), 0) << cgroup << " while the command runs";
+  // The run ends by itself once the command has exited.
+  EXPECT_TRUE(wait_until([&] { return !seam.running(); }, seconds(20))) << seam.stderr_text();
+  EXPECT_EQ(seam.stop(), 0) << seam.stderr_text();
+  EXPECT_NE(::stat(cgroup.c_str(), &st), 0) << cgroup << " is left behind";
 }
 
 TEST(Adhoc, DryRunNamesTheLibraryAndTheProcess) {
