@@ -18,7 +18,17 @@ ATTACHED = re.compile(r"(\d+) probes attached for (\d+) rules in (\d+) ms")
 DETACHED = re.compile(r"detached (\d+) probes in (\d+) ms")
 
 
-def one_seam_run(art, cache_dir, name, paths=()):
+def one_seam_run(art, cache_dir, name, paths=(), remove_cache=False):
+    """One start and stop; `remove_cache`: the cache dir was made for this run alone (a cold or
+    bundle run), so it goes with it rather than piling up under /tmp."""
+    try:
+        return seam_run_figures(art, cache_dir, name, paths)
+    finally:
+        if remove_cache:
+            shutil.rmtree(cache_dir, ignore_errors=True)
+
+
+def seam_run_figures(art, cache_dir, name, paths):
     t = tracers.Seam(art, list(paths), cache_dir=cache_dir, name=name)
     ready_s = t.start()
     # CPU used until ready: what a start costs whatever the load (ready's wall time on a busy
@@ -54,7 +64,7 @@ def seam_cold_warm(art, reps, paths, label, log):
     warm_cache = tempfile.mkdtemp(prefix="seam-bench-warm-")
     one_seam_run(art, warm_cache, "seam-warm", paths)  # fills the cache
     for rep in range(reps):
-        r = one_seam_run(art, tempfile.mkdtemp(prefix="seam-bench-cold-"), "seam-cold", paths)
+        r = one_seam_run(art, tempfile.mkdtemp(prefix="seam-bench-cold-"), "seam-cold", paths, remove_cache=True)
         cold.append(r)
         log(f"  {label} seam cold rep {rep + 1}/{reps}: ready {r['ready_s'] * 1e3:7.1f} ms, {r.get('probes')} probes, "
             f"detach {r.get('detach_ms')} ms, exit {r['stop_s'] * 1e3:6.1f} ms after SIGTERM")
@@ -62,6 +72,7 @@ def seam_cold_warm(art, reps, paths, label, log):
         warm.append(r)
         log(f"  {label} seam warm rep {rep + 1}/{reps}: ready {r['ready_s'] * 1e3:7.1f} ms, detach {r.get('detach_ms')} ms, "
             f"exit {r['stop_s'] * 1e3:6.1f} ms, VmHWM {r['peak_rss_kb']} kB")
+    shutil.rmtree(warm_cache, ignore_errors=True)
     warm_summary = summarize(warm)
     warm_summary["rss_breakdown"] = warm[-1]["rss_breakdown"]
     return summarize(cold), warm_summary, cold[-1]["libraries"]
@@ -80,7 +91,7 @@ def bundle_cold(art, reps, log):
     bundle = default_pack_bundle(art)
     runs = []
     for rep in range(reps):
-        r = one_seam_run(art, tempfile.mkdtemp(prefix="seam-bench-bundle-"), "seam-bundle", [bundle])
+        r = one_seam_run(art, tempfile.mkdtemp(prefix="seam-bench-bundle-"), "seam-bundle", [bundle], remove_cache=True)
         runs.append(r)
         log(f"  bundle     rep {rep + 1}/{reps}: ready {r['ready_s'] * 1e3:7.1f} ms, {r.get('probes')} probes, "
             f"attach {r.get('session_attach_ms')} ms in seam, {r['ready_cpu_ms']:.0f} ms of CPU until ready")
