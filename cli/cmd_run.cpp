@@ -29,6 +29,7 @@
 #include "compiler/build/vmlinux_btf.hpp"
 #include "compiler/bundle/bundle.hpp"
 #include "compiler/plan/cgroup_path.hpp"
+#include "runtime/identity/cgroup_resolver.hpp"
 #include "runtime/load/features.hpp"
 #include "runtime/load/task_storage_probe.hpp"
 #include "runtime/load/uprobe_session_probe.hpp"
@@ -176,7 +177,7 @@ int run(RunFlags& flags) {
   flags.compile.toggles = flags.toggles.toggles();
   TracedCommand traced;
   if (!flags.command.empty()) {
-    if (Result<void> started = traced.start(flags.command, cgroup2_root()); !started) {
+    if (Result<void> started = traced.start(flags.command, runtime::cgroup2_root()); !started) {
       std::cerr << "seam run: -c: " << started.error() << "\n";
       return 2;
     }

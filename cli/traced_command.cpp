@@ -3,22 +3,13 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <linux/magic.h>
 #include <cerrno>
 #include <cstring>
 
 namespace seam::cli {
-
-std::string cgroup2_root() {
-  struct statfs fs {};
-  for (const char* p : {"/sys/fs/cgroup/unified", "/sys/fs/cgroup"})
-    if (::statfs(p, &fs) == 0 && fs.f_type == CGROUP2_SUPER_MAGIC) return p;
-  return "";
-}
 
 // The remover: forked before seam drops its capabilities, it waits for end of file on its pipe
 // (seam closed it, or seam is gone) and removes the cgroup. Ctrl-C, a SIGTERM to the process

@@ -42,7 +42,4 @@ class TracedCommand {
   int exit_code_ = -1;
 };
 
-// Where cgroup v2 is mounted: /sys/fs/cgroup/unified on a hybrid host, else /sys/fs/cgroup.
-std::string cgroup2_root();
-
 }  // namespace seam::cli
