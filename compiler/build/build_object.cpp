@@ -23,9 +23,10 @@ namespace seam::build {
 namespace {
 
 const char* const kEmbeddedHeaders[] = {
-    "seam_prelude.h",  "seam_record.h", "bpf_helpers.h",   "bpf_helper_defs.h", "bpf_tracing.h",
-    "bpf_core_read.h", "bpf_endian.h",  "seam_rules.h",    "usdt.bpf.h",        "seam_fd.h",
-    "seam_scope.h",    "py_gil.h",      "seam_identity.h", "py_stack.h",        "seam_generation.h"};
+    "seam_prelude.h",  "seam_record.h",   "bpf_helpers.h",     "bpf_helper_defs.h",
+    "bpf_tracing.h",   "bpf_core_read.h", "bpf_endian.h",      "seam_rules.h",
+    "usdt.bpf.h",      "seam_fd.h",       "seam_scope.h",      "py_gil.h",
+    "seam_identity.h", "py_stack.h",      "seam_generation.h", "seam_session.h"};
 
 // libbpf's usdt.bpf.h includes <linux/errno.h> (whose <asm/errno.h> lives in the host's
 // multiarch folder, which `clang -target bpf` does not search) and <bpf/...> headers: it gets

@@ -525,29 +525,26 @@ Generated generate(const plan::Program& program, const Options& options) {
   if (scoped(program, options)) programs.push_back(fragment("scope_follow.c.tmpl", {}));
   std::string body = in_parts(programs);
   Generated g;
-  g.c_source = number_line_resets(
-      fragment("program.c.tmpl",
-               {{"sources", from.empty() ? "no rules" : from},
-                {"extra_includes",
-                 (usdt ? "#include \"usdt.bpf.h\"\n#define seam_usdt_arg(ctx, n) "
-                         "({ long _v = 0; bpf_usdt_arg(ctx, n, &_v); (__u64)_v; })\n"
-                       : std::string()) +
-                     (fd_names ? "#include \"seam_fd.h\"\n" : "") +
-                     (scoped(program, options) ? "#include \"seam_scope.h\"\n"
-                                                 "SEAM_SHARED const volatile __u64 seam_scope_masks[" +
-                                                     std::to_string(scope_slot_count(program)) + "] = {};\n" +
-                                                     fragment("scope_test.c.tmpl", {})
-                                               : "") +
-                     subject_helpers(program, options) + (py_gil ? "#include \"py_gil.h\"\n" : "") +
-                     (session ? "/* uprobe sessions (kernel 6.13+): true in the run at a function's "
-                                "return */\nextern _Bool bpf_session_is_return(void) __ksym;\n"
-                              : "") +
-                     (py_stack ? "#include \"py_stack.h\"\n" : "") +
-                     (program.plan.identity_tests.empty() ? "" : "#include \"seam_identity.h\"\n") +
-                     (syscall_structs ? fragment("syscall_structs.c.tmpl", {}) : "") +
-                     (raw_syscalls ? fragment("raw_syscall.c.tmpl", {}) : "")},
-                {"maps", maps(program)},
-                {"sites", body}}));
+  g.c_source = number_line_resets(fragment(
+      "program.c.tmpl",
+      {{"sources", from.empty() ? "no rules" : from},
+       {"extra_includes",
+        (usdt ? "#include \"usdt.bpf.h\"\n#define seam_usdt_arg(ctx, n) "
+                "({ long _v = 0; bpf_usdt_arg(ctx, n, &_v); (__u64)_v; })\n"
+              : std::string()) +
+            (fd_names ? "#include \"seam_fd.h\"\n" : "") +
+            (scoped(program, options) ? "#include \"seam_scope.h\"\n"
+                                        "SEAM_SHARED const volatile __u64 seam_scope_masks[" +
+                                            std::to_string(scope_slot_count(program)) + "] = {};\n" +
+                                            fragment("scope_test.c.tmpl", {})
+                                      : "") +
+            subject_helpers(program, options) + (py_gil ? "#include \"py_gil.h\"\n" : "") +
+            (session ? "#include \"seam_session.h\"\n" : "") + (py_stack ? "#include \"py_stack.h\"\n" : "") +
+            (program.plan.identity_tests.empty() ? "" : "#include \"seam_identity.h\"\n") +
+            (syscall_structs ? fragment("syscall_structs.c.tmpl", {}) : "") +
+            (raw_syscalls ? fragment("raw_syscall.c.tmpl", {}) : "")},
+       {"maps", maps(program)},
+       {"sites", body}}));
   if (std::string broken = c_invariant_violation(g.c_source); !broken.empty())
     throw std::logic_error("generated C breaks the escaping invariant: " + broken);
   g.layout = program.plan;

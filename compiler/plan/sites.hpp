@@ -159,6 +159,11 @@ struct Action {
 // libbpf 1.1 does not know it: the loader gives it its program type and attach type
 // (runtime/load/loaded_object.cpp) and links it as a uprobe at the function's entry.
 inline constexpr const char* kUprobeSessionSection = "uprobe.session";
+// A session program asks whether it runs at the return with the kfunc bpf_session_is_return().
+// The generated C calls it as this helper id, which no kernel has; the loader rewrites each such
+// call into the kfunc's call (runtime/load/session_kfunc.hpp). Declared as an extern __ksym,
+// libbpf 1.1 would parse the kernel's whole BTF at every load to find one id (about 13 ms).
+inline constexpr int32_t kSessionIsReturnPlaceholder = 0x5e55;
 
 // The program attached at one probe site; `attachment` indexes Plan::attachments.
 struct Site {

@@ -23,6 +23,7 @@
 #include "compiler/plan/sites.hpp"
 #include "runtime/load/core_relocations.hpp"
 #include "runtime/load/map_access.hpp"
+#include "runtime/load/session_kfunc.hpp"
 #include "runtime/load/tracefs.hpp"
 #include "runtime/load/uprobe_multi.hpp"
 
@@ -192,6 +193,7 @@ LoadResult LoadedObject::load(std::span<const uint8_t> object, const plan::Plan&
     bpf_program__set_type(session, BPF_PROG_TYPE_KPROBE);
     bpf_program__set_expected_attach_type(session, static_cast<bpf_attach_type>(kBpfTraceUprobeSession));
     self->uprobe_session_programs_.insert(bpf_program__name(session));
+    if (std::string why = resolve_session_is_return(session); !why.empty()) return fail(why);
   }
   if (features.uprobe_multi.available) {
     for (const plan::Attachment& a : plan.attachments) {

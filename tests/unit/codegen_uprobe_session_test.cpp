@@ -5,6 +5,7 @@
 // the plan and the generated C.
 #include <gtest/gtest.h>
 
+#include "compiler/build/embedded.hpp"
 #include "support/compile_text.hpp"
 
 namespace seam::test {
@@ -45,13 +46,22 @@ TEST(CodegenUprobeSession, GilWaitIsOneSessionProgramThatEndsAtTheEntryWhenTheGi
   EXPECT_NE(p.attachments[0].span_begins[0].find("uprobe session"), std::string::npos);
 
   const std::string& src = c.generated.c_source;
-  EXPECT_NE(src.find("extern _Bool bpf_session_is_return(void) __ksym;"), std::string::npos);
+  // The kfunc is called through the placeholder helper that the loader rewrites: no extern
+  // __ksym, which would make libbpf parse the kernel's whole BTF at each load.
+  EXPECT_NE(src.find("#include \"seam_session.h\""), std::string::npos) << src;
+  const std::optional<std::string_view> header = embedded::find("seam_session.h");
+  ASSERT_TRUE(header);
+  EXPECT_NE(header->find("(void *)" + std::to_string(plan::kSessionIsReturnPlaceholder) + ";"),
+            std::string::npos)
+      << "the header's placeholder is the one the loader rewrites\n"
+      << *header;
+  EXPECT_EQ(src.find("__ksym"), std::string::npos) << src;
   EXPECT_EQ(src.find("SEC(\"uretprobe"), std::string::npos);
   std::string prog = program_text(src, p.attachments[0].program);
   ASSERT_NE(prog, "") << src;
   EXPECT_NE(prog.find("SEC(\"uprobe.session\")"), std::string::npos) << prog;
   // Entry: the free GIL ends the span with duration 0, updates the histogram, and returns 1.
-  size_t entry = prog.find("if (!bpf_session_is_return())");
+  size_t entry = prog.find("if (!seam_session_is_return())");
   size_t free_test = prog.find("seam_py_gil_free(&" + site.early_end_map + ", tgid)");
   size_t early = prog.find("ends at its entry");
   size_t skip_return = prog.find("return 1; /* the kernel runs nothing");
@@ -86,7 +96,7 @@ TEST(CodegenUprobeSession, WithoutSessionsTheEntryAndReturnProbesStay) {
     EXPECT_EQ(s.session_span, -1);
     EXPECT_NE(s.section, plan::kUprobeSessionSection);
   }
-  EXPECT_EQ(c.generated.c_source.find("bpf_session_is_return"), std::string::npos);
+  EXPECT_EQ(c.generated.c_source.find("seam_session_is_return"), std::string::npos);
   EXPECT_EQ(c.generated.c_source.find("uprobe.session"), std::string::npos);
 }
 
@@ -113,7 +123,7 @@ TEST(CodegenUprobeSession, EarlyReturnsAtTheEntryAskForNoReturnRun) {
   EXPECT_NE(prog.find("if (tgid != 4242U)\n\t\treturn 1;"), std::string::npos) << prog;
   EXPECT_NE(prog.find("if (bpf_get_current_cgroup_id() != 77ULL)\n\t\treturn 1;"), std::string::npos) << prog;
   EXPECT_NE(prog.find("if (tgid == seam_self_tgid)\n\t\treturn 1;"), std::string::npos) << prog;
-  size_t entry = prog.find("if (!bpf_session_is_return())");
+  size_t entry = prog.find("if (!seam_session_is_return())");
   ASSERT_NE(entry, std::string::npos) << prog;
   EXPECT_EQ(prog.substr(0, entry).find("return 0;"), std::string::npos)
       << "an early return before the entry's test\n"
@@ -153,7 +163,7 @@ TEST(CodegenUprobeSession, OtherCallSpansKeepTheirReturnProbes) {
       compile_text("use cuda\nmetric t on cuda.stream_sync hist duration by pid\n", {}, with_sessions());
   ASSERT_EQ(c.diagnostics, "");
   EXPECT_EQ(attachments_of(c.lowered.plan, plan::AttachKind::Uretprobe), 1u);
-  EXPECT_EQ(c.generated.c_source.find("bpf_session_is_return"), std::string::npos);
+  EXPECT_EQ(c.generated.c_source.find("seam_session_is_return"), std::string::npos);
 }
 
 }  // namespace
