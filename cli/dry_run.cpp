@@ -8,7 +8,7 @@
 #include <set>
 
 #include "runtime/discover/find_libraries.hpp"
-#include "runtime/elf/proc_maps_round.hpp"
+#include "runtime/discover/scan_round.hpp"
 #include "runtime/load/tracefs.hpp"
 
 namespace seam::cli {
@@ -108,9 +108,10 @@ class Checker {
 }  // namespace
 
 std::vector<RuleStatus> dry_run(const plan::Plan& plan, const runtime::FeatureSet& features, int pid) {
-  // Each library's search walks /proc: one read of each process's maps serves all of them (the
-  // default pack's five libraries read every maps file five times before the round).
-  runtime::elf::ProcMapsRound round;
+  // Each library's search walks /proc and the system's library folders: one listing of each, and
+  // one read of each process's maps, serve all of them (the default pack's five libraries read
+  // every maps file five times before the round).
+  runtime::discover::ScanRound round;
   Checker checker(plan, features, pid);
   std::vector<ProbeStatus> by_attachment;
   for (const plan::Attachment& a : plan.attachments) by_attachment.push_back(checker.status(a));

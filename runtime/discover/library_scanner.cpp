@@ -1,6 +1,5 @@
 #include "runtime/discover/library_scanner.hpp"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -9,7 +8,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "runtime/discover/ld_cache.hpp"
+#include "runtime/discover/scan_round.hpp"
 #include "runtime/elf/proc_maps.hpp"
 #include "runtime/elf/proc_maps_round.hpp"
 #include "runtime/elf/resolve.hpp"
@@ -257,30 +256,12 @@ void LibraryScanner::add_system_file(const std::string& path, LibrarySet& out) {
 
 void LibraryScanner::scan_system(LibrarySet& out) {
   if (!has_library_patterns()) return;
-  for (const std::string& path : read_ld_cache()) add_system_file(path, out);
-  for (const std::string& dir : standard_library_dirs()) {
-    DIR* d = ::opendir(dir.c_str());
-    if (!d) continue;
-    while (const dirent* e = ::readdir(d)) {
-      if (e->d_name[0] == '.' || !matches(e->d_name, false)) continue;
-      add_system_file(dir + "/" + e->d_name, out);
-    }
-    ::closedir(d);
-  }
+  const std::shared_ptr<const std::vector<std::string>> candidates = system_library_candidates();
+  for (const std::string& path : *candidates) add_system_file(path, out);
 }
 
 std::vector<pid_t> LibraryScanner::all_pids() {
-  std::vector<pid_t> pids;
-  DIR* d = ::opendir("/proc");
-  if (!d) return pids;
-  while (const dirent* e = ::readdir(d)) {
-    pid_t pid = 0;
-    const char* c = e->d_name;
-    for (; *c >= '0' && *c <= '9'; ++c) pid = pid * 10 + (*c - '0');
-    if (*c == '\0' && c != e->d_name) pids.push_back(pid);
-  }
-  ::closedir(d);
-  return pids;
+  return running_pids();
 }
 
 }  // namespace seam::runtime::discover

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "runtime/discover/scan_round.hpp"
 #include "runtime/elf/proc_maps_round.hpp"
 
 namespace seam::runtime {
@@ -92,7 +93,7 @@ void LibraryHub::deliver(Entry& e, std::vector<discover::LibraryFile> files) {
 }
 
 void LibraryHub::scan() {
-  elf::ProcMapsRound round;  // every rescanner and watch reads each process's maps once
+  discover::ScanRound round;  // every rescanner and watch lists /proc and reads each process's maps once
   // Not the loaders': a loader file is found by the exec of its first process (scan_pid), and a
   // periodic walk of every process for them would double the rescans' cost.
   for (auto& [key, e] : entries_)

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <thread>
 
-#include "runtime/elf/proc_maps_round.hpp"
+#include "runtime/discover/scan_round.hpp"
 #include "runtime/output/plan_enums.hpp"
 #include "runtime/output/shared_sink.hpp"
 #include "runtime/python/stack_namer.hpp"
@@ -49,9 +49,10 @@ Result<std::unique_ptr<RuleUnit>> RuleUnit::start(std::unique_ptr<UnitBuild> bui
   };
   unit->report_unavailable(notice);
   unit->attacher_ = std::make_unique<ProbeAttacher>(plan, *unit->object_, notice);
-  // Each library's first subscription and the GIL readers' watch scan /proc: one read of each
-  // process's maps for them all (proc_maps_round.hpp).
-  elf::ProcMapsRound round;
+  // Each library's first subscription and the GIL readers' watch scan /proc and the system's
+  // library folders: one listing of each, and one read of each process's maps, for them all
+  // (discover/scan_round.hpp).
+  discover::ScanRound round;
   unit->attach(notice);
   unit->start_memory_readers(notice, frame_namer);
   if (!plan.identity_tests.empty()) {

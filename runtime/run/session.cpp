@@ -13,7 +13,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "runtime/elf/proc_maps_round.hpp"
+#include "runtime/discover/scan_round.hpp"
 #include "runtime/identity/cgroup_resolver.hpp"
 #include "runtime/identity/identity_field.hpp"
 #include "runtime/load/features.hpp"
@@ -470,7 +470,8 @@ void Session::scan_processes(int64_t now, Timers& timers) {
     if (scope_) scope_scanned(scope_->scan_pid(pid));
   }
   if (now < timers.next_rescan) return;
-  elf::ProcMapsRound round;  // every rescanner, watch and the scope keeper read each process's maps once
+  discover::ScanRound
+      round;  // every rescanner, watch and the scope keeper list /proc and read each maps once
   libraries_.scan();
   if (scope_) scope_scanned(scope_->scan());
   if (RuleUnit* unit = units_.running()) unit->rescan_identity();
