@@ -9,6 +9,7 @@ import statistics
 import subprocess
 import tempfile
 import time
+import types
 
 from . import tracers
 from .procs import cpu_ms, peak_rss_kb, rss_breakdown
@@ -135,10 +136,39 @@ def deployment(art, reps, log):
             "image_bytes": size, "image_mb": size / 1e6, "stripped_seam_bytes": binary}
 
 
-def measure(art, reps, log):
+def warm_against(art, other_seam, reps, log):
+    """The default pack's warm start with this build and with `other_seam` (another build's seam),
+    alternating run by run, so that both see the same machine: on this VM the load drifts more
+    between two bench runs than a few ms of start differ. Each keeps its own warm cache."""
+    seams = {"this": art.seam, "against": other_seam}
+    caches = {k: tempfile.mkdtemp(prefix=f"seam-bench-ab-{k}-") for k in seams}
+    runs = {k: [] for k in seams}
+    try:
+        for k, seam in seams.items():
+            one_seam_run(types.SimpleNamespace(seam=seam), caches[k], "seam-warm")  # fills the cache
+        for rep in range(reps):
+            for k, seam in seams.items():
+                r = one_seam_run(types.SimpleNamespace(seam=seam), caches[k], "seam-warm")
+                runs[k].append(r)
+                log(f"  warm start, {k} rep {rep + 1}/{reps}: ready {r['ready_s'] * 1e3:7.1f} ms, "
+                    f"{r.get('ready_cpu_ms')} ms CPU")
+    finally:
+        for c in caches.values():
+            shutil.rmtree(c, ignore_errors=True)
+    out = {k: summarize(v) for k, v in runs.items()}
+    for k, v in runs.items():
+        out[k]["mean_cpu_ms"] = statistics.mean(r["ready_cpu_ms"] for r in v)
+    out["against_seam"] = other_seam
+    return out
+
+
+def measure(art, reps, log, against=None):
     """The whole default pack (rules/), and its two CUDA/GIL rules alone (gil.seam, malloc.seam),
-    which is what the bpftrace script does too."""
+    which is what the bpftrace script does too. `against`: another build's seam, whose warm start
+    is timed alternately with this one's (warm_against)."""
     out = {}
+    if against:
+        out["warm_against"] = warm_against(art, against, 2 * reps, log)
     out["seam_cold"], out["seam_warm"], out["libraries"] = seam_cold_warm(art, reps, [], "default pack", log)
     pair = [os.path.join(art.repo, "rules", f) for f in ("gil.seam", "malloc.seam")]
     out["pair_cold"], out["pair_warm"], libraries = seam_cold_warm(art, reps, pair, "gil+malloc", log)
