@@ -10,14 +10,13 @@
 #include "runtime/discover/ld_cache.hpp"
 
 namespace seam::runtime::discover {
-namespace {
 
 struct RoundListings {
   std::optional<std::vector<pid_t>> pids;
   std::shared_ptr<const std::vector<std::string>> system;
 };
 
-thread_local std::unique_ptr<RoundListings> current;
+namespace {
 
 std::vector<pid_t> list_pids() {
   std::vector<pid_t> pids;
@@ -50,23 +49,18 @@ std::shared_ptr<const std::vector<std::string>> list_system() {
 
 }  // namespace
 
-ScanRound::ScanRound() {
-  if (current) return;
-  current = std::make_unique<RoundListings>();
-  outermost_ = true;
-}
-
-ScanRound::~ScanRound() {
-  if (outermost_) current.reset();
-}
+ScanRound::ScanRound() = default;
+ScanRound::~ScanRound() = default;
 
 std::vector<pid_t> running_pids() {
+  RoundListings* current = ThreadRound<RoundListings>::current();
   if (!current) return list_pids();
   if (!current->pids) current->pids = list_pids();
   return *current->pids;
 }
 
 std::shared_ptr<const std::vector<std::string>> system_library_candidates() {
+  RoundListings* current = ThreadRound<RoundListings>::current();
   if (!current) return list_system();
   if (!current->system) current->system = list_system();
   return current->system;

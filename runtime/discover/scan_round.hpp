@@ -13,19 +13,20 @@
 #include <vector>
 
 #include "runtime/elf/proc_maps_round.hpp"
+#include "runtime/elf/thread_round.hpp"
 
 namespace seam::runtime::discover {
+
+struct RoundListings;  // scan_round.cpp
 
 class ScanRound {
  public:
   ScanRound();  // nested rounds share the outermost one's listings
   ~ScanRound();
-  ScanRound(const ScanRound&) = delete;
-  ScanRound& operator=(const ScanRound&) = delete;
 
  private:
   elf::ProcMapsRound maps_;
-  bool outermost_ = false;
+  ThreadRound<RoundListings> listings_;
 };
 
 // The pids in /proc.

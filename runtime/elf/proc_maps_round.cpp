@@ -6,14 +6,13 @@
 #include "runtime/elf/proc_maps.hpp"
 
 namespace seam::runtime::elf {
-namespace {
 
 struct RoundTexts {
   std::unordered_map<pid_t, std::optional<std::string>> by_pid;  // nodes: views stay valid
   std::string buffer;                                            // one read buffer for the round
 };
 
-thread_local std::unique_ptr<RoundTexts> current;
+namespace {
 
 // The executable lines, as for_each_executable_mapping keeps them.
 std::string executable_lines(std::string_view text) {
@@ -27,17 +26,11 @@ std::string executable_lines(std::string_view text) {
 
 }  // namespace
 
-ProcMapsRound::ProcMapsRound() {
-  if (current) return;
-  current = std::make_unique<RoundTexts>();
-  outermost_ = true;
-}
-
-ProcMapsRound::~ProcMapsRound() {
-  if (outermost_) current.reset();
-}
+ProcMapsRound::ProcMapsRound() = default;
+ProcMapsRound::~ProcMapsRound() = default;
 
 std::optional<std::string_view> executable_maps_text(pid_t pid, std::string& storage) {
+  RoundTexts* current = ThreadRound<RoundTexts>::current();
   if (!current) return read_file_view(proc_path(pid, "maps").c_str(), storage);
   auto [it, fresh] = current->by_pid.try_emplace(pid);
   if (fresh) {

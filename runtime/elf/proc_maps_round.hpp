@@ -13,17 +13,19 @@
 #include <string>
 #include <string_view>
 
+#include "runtime/elf/thread_round.hpp"
+
 namespace seam::runtime::elf {
+
+struct RoundTexts;  // proc_maps_round.cpp
 
 class ProcMapsRound {
  public:
   ProcMapsRound();  // nested rounds share the outermost one's texts
   ~ProcMapsRound();
-  ProcMapsRound(const ProcMapsRound&) = delete;
-  ProcMapsRound& operator=(const ProcMapsRound&) = delete;
 
  private:
-  bool outermost_ = false;
+  ThreadRound<RoundTexts> round_;
 };
 
 // The executable mappings' lines of /proc/PID/maps (in a round only those are kept: all that
