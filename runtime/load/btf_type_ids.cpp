@@ -1,5 +1,6 @@
 #include "runtime/load/btf_type_ids.hpp"
 
+#include <bpf/btf.h>
 #include <fcntl.h>
 #include <linux/btf.h>
 #include <sys/mman.h>
@@ -8,11 +9,13 @@
 
 #include <cstring>
 
+#include "compiler/build/vmlinux_btf.hpp"
+
 namespace seam::runtime {
 namespace {
 
 // The bytes after a type's btf_type that its kind adds (include/uapi/linux/btf.h); -1 for a kind
-// this walk does not know.
+// this walk does not know. `struct`: libbpf's btf.h has functions of the same names.
 int64_t extra_bytes(uint32_t kind, uint32_t vlen) {
   switch (kind) {
     case BTF_KIND_INT:
@@ -30,18 +33,18 @@ int64_t extra_bytes(uint32_t kind, uint32_t vlen) {
     case BTF_KIND_TYPE_TAG:
       return 0;
     case BTF_KIND_ARRAY:
-      return sizeof(btf_array);
+      return sizeof(struct btf_array);
     case BTF_KIND_STRUCT:
     case BTF_KIND_UNION:
-      return int64_t{vlen} * sizeof(btf_member);
+      return int64_t{vlen} * sizeof(struct btf_member);
     case BTF_KIND_ENUM:
-      return int64_t{vlen} * sizeof(btf_enum);
+      return int64_t{vlen} * sizeof(struct btf_enum);
     case BTF_KIND_FUNC_PROTO:
-      return int64_t{vlen} * sizeof(btf_param);
+      return int64_t{vlen} * sizeof(struct btf_param);
     case BTF_KIND_DATASEC:
-      return int64_t{vlen} * sizeof(btf_var_secinfo);
+      return int64_t{vlen} * sizeof(struct btf_var_secinfo);
     case BTF_KIND_ENUM64:
-      return int64_t{vlen} * sizeof(btf_enum64);
+      return int64_t{vlen} * sizeof(struct btf_enum64);
     default:
       return -1;
   }
@@ -91,6 +94,18 @@ std::optional<std::map<BtfName, uint32_t>> find_vmlinux_btf_type_ids(const std::
   auto ids = find_btf_type_ids(
       std::string_view(static_cast<const char*>(map), static_cast<size_t>(st.st_size)), wanted);
   munmap(map, static_cast<size_t>(st.st_size));
+  return ids;
+}
+
+std::optional<std::map<BtfName, uint32_t>> kernel_btf_type_ids(const std::vector<BtfName>& wanted) {
+  if (std::optional<std::map<BtfName, uint32_t>> ids = find_vmlinux_btf_type_ids(wanted)) return ids;
+  Result<std::shared_ptr<const btf>> acquired = build::acquire_vmlinux_btf();
+  if (!acquired) return std::nullopt;
+  const std::shared_ptr<const btf>& vmlinux = *acquired;
+  std::map<BtfName, uint32_t> ids;
+  for (const BtfName& w : wanted)
+    if (int id = btf__find_by_name_kind(vmlinux.get(), w.first.c_str(), w.second); id > 0)
+      ids[w] = static_cast<uint32_t>(id);
   return ids;
 }
 

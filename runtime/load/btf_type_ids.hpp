@@ -1,9 +1,9 @@
 #pragma once
 // A few named types' ids in the running kernel's BTF, found by walking the file mapped in place,
 // without libbpf's parse. The feature probes need two ids (a tracepoint's btf_trace_* typedef and
-// a function, to try a tp_btf and an fentry program); a full parse of /sys/kernel/btf/vmlinux
-// (about 5.5 MB read into two fresh buffers, every type indexed) cost a bundle's cold start about
-// 8 ms of CPU, for nothing else: libbpf parses it again for the object's CO-RE relocations.
+// a function, to try a tp_btf and an fentry program), and the uprobe session's kfunc one
+// (session_kfunc.hpp); a full parse of /sys/kernel/btf/vmlinux (about 5.5 MB read into two fresh
+// buffers, every type indexed) cost a bundle's cold start about 8 ms of CPU for the features alone.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -24,5 +24,9 @@ std::optional<std::map<BtfName, uint32_t>> find_btf_type_ids(std::string_view ra
 
 // The same in /sys/kernel/btf/vmlinux, mapped read-only; nullopt when it cannot be mapped or walked.
 std::optional<std::map<BtfName, uint32_t>> find_vmlinux_btf_type_ids(const std::vector<BtfName>& wanted);
+
+// The running kernel's ids: the mapped walk above, or libbpf's parse where the file cannot be
+// mapped (kernels before 6.16); nullopt when the kernel has no BTF. A name it lacks is absent.
+std::optional<std::map<BtfName, uint32_t>> kernel_btf_type_ids(const std::vector<BtfName>& wanted);
 
 }  // namespace seam::runtime

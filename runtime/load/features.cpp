@@ -1,8 +1,8 @@
 #include "runtime/load/features.hpp"
 
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
 #include <fcntl.h>
+#include <linux/btf.h>
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -21,7 +21,6 @@
 #include <vector>
 
 #include "compiler/build/object_cache.hpp"
-#include "compiler/build/vmlinux_btf.hpp"
 #include "runtime/load/btf_type_ids.hpp"
 #include "runtime/load/feature_cache.hpp"
 #include "runtime/load/tracefs.hpp"
@@ -195,20 +194,9 @@ BtfName btf_program_target(Feature f) {
                              : BtfName{"do_nanosleep", BTF_KIND_FUNC};
 }
 
-// Their ids in the kernel's BTF: from the file mapped in place, or a parse where it cannot be
-// mapped (btf_type_ids.hpp); nullopt when the kernel has no BTF.
+// Their ids in the kernel's BTF (btf_type_ids.hpp); nullopt when the kernel has no BTF.
 std::optional<std::map<BtfName, uint32_t>> btf_program_targets() {
-  const std::vector<BtfName> wanted = {btf_program_target(Feature::TpBtf),
-                                       btf_program_target(Feature::Fentry)};
-  if (std::optional<std::map<BtfName, uint32_t>> ids = find_vmlinux_btf_type_ids(wanted)) return ids;
-  Result<std::shared_ptr<const btf>> acquired = build::acquire_vmlinux_btf();
-  if (!acquired) return std::nullopt;
-  const std::shared_ptr<const btf>& vmlinux = *acquired;
-  std::map<BtfName, uint32_t> ids;
-  for (const BtfName& w : wanted)
-    if (int id = btf__find_by_name_kind(vmlinux.get(), w.first.c_str(), w.second); id > 0)
-      ids[w] = static_cast<uint32_t>(id);
-  return ids;
+  return kernel_btf_type_ids({btf_program_target(Feature::TpBtf), btf_program_target(Feature::Fentry)});
 }
 
 FeatureStatus probe_btf_program(Feature f, const std::optional<std::map<BtfName, uint32_t>>& targets) {
