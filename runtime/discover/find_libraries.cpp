@@ -1,6 +1,7 @@
 #include "runtime/discover/find_libraries.hpp"
 
 #include "runtime/discover/library_scanner.hpp"
+#include "runtime/discover/scan_round.hpp"
 
 namespace seam::runtime::discover {
 
@@ -11,7 +12,7 @@ std::vector<LibraryFile> find_libraries(const std::vector<plan::LibraryPattern>&
   if (scope.pid) {
     scanner.scan_process(*scope.pid, found);
   } else {
-    for (pid_t pid : LibraryScanner::all_pids()) scanner.scan_process(pid, found);
+    for (pid_t pid : running_pids()) scanner.scan_process(pid, found);
   }
   if (scope.include_system_paths) scanner.scan_system(found);
   return found.take();

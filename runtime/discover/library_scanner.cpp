@@ -260,8 +260,4 @@ void LibraryScanner::scan_system(LibrarySet& out) {
   for (const std::string& path : *candidates) add_system_file(path, out);
 }
 
-std::vector<pid_t> LibraryScanner::all_pids() {
-  return running_pids();
-}
-
 }  // namespace seam::runtime::discover

@@ -55,7 +55,6 @@ class LibraryScanner {
   void scan_system(LibrarySet& out);
 
   bool has_library_patterns() const;
-  static std::vector<pid_t> all_pids();
 
  private:
   bool matches(std::string_view base_name, bool executable) const;

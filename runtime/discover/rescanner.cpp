@@ -1,5 +1,7 @@
 #include "runtime/discover/rescanner.hpp"
 
+#include "runtime/discover/scan_round.hpp"
+
 namespace seam::runtime::discover {
 
 Rescanner::Rescanner(std::vector<plan::LibraryPattern> patterns, Scope scope)
@@ -10,7 +12,7 @@ std::vector<LibraryFile> Rescanner::scan() {
   if (scope_.pid) {
     scanner_.scan_process(*scope_.pid, found);
   } else {
-    for (pid_t pid : LibraryScanner::all_pids()) scanner_.scan_process(pid, found);
+    for (pid_t pid : running_pids()) scanner_.scan_process(pid, found);
   }
   // System files do not come and go with processes: one look is enough, and a library
   // installed later is found through the first process that maps it.

@@ -58,7 +58,7 @@ int LibraryHub::watch_processes(const std::vector<plan::LibraryPattern>& pattern
   if (pid_)
     scan_watched(w, *pid_, false);
   else
-    for (pid_t pid : discover::LibraryScanner::all_pids()) scan_watched(w, pid, false);
+    for (pid_t pid : discover::running_pids()) scan_watched(w, pid, false);
   return id;
 }
 
@@ -93,13 +93,14 @@ void LibraryHub::deliver(Entry& e, std::vector<discover::LibraryFile> files) {
 }
 
 void LibraryHub::scan() {
-  discover::ScanRound round;  // every rescanner and watch lists /proc and reads each process's maps once
+  // Every rescanner and watch lists /proc once and reads each process's maps once.
+  discover::ScanRound round;
   // Not the loaders': a loader file is found by the exec of its first process (scan_pid), and a
   // periodic walk of every process for them would double the rescans' cost.
   for (auto& [key, e] : entries_)
     if (!e.subscribers.empty() && e.counted) deliver(e, e.rescanner->scan());
   if (watches_.empty()) return;
-  std::vector<pid_t> pids = pid_ ? std::vector<pid_t>{*pid_} : discover::LibraryScanner::all_pids();
+  std::vector<pid_t> pids = pid_ ? std::vector<pid_t>{*pid_} : discover::running_pids();
   std::set<pid_t> running(pids.begin(), pids.end());
   for (auto& [id, w] : watches_) {
     std::erase_if(w.delivered, [&](pid_t p) { return !running.count(p); });  // gone: a reused pid is new

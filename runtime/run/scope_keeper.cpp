@@ -1,6 +1,5 @@
 #include "runtime/run/scope_keeper.hpp"
 
-#include <dirent.h>
 #include <fnmatch.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -17,6 +16,7 @@
 #include <sstream>
 
 #include "compiler/plan/cgroup_path.hpp"
+#include "runtime/discover/scan_round.hpp"
 #include "runtime/elf/proc_maps.hpp"
 #include "runtime/elf/proc_maps_round.hpp"
 
@@ -49,19 +49,6 @@ bool in_subtree(const std::string& cgroup, const std::string& root) {
   if (root == "/") return true;
   return cgroup == root ||
          (cgroup.size() > root.size() && cgroup.rfind(root, 0) == 0 && cgroup[root.size()] == '/');
-}
-
-std::vector<pid_t> all_processes() {
-  std::vector<pid_t> pids;
-  if (DIR* d = opendir("/proc")) {
-    while (dirent* e = readdir(d)) {
-      char* end = nullptr;
-      long pid = std::strtol(e->d_name, &end, 10);
-      if (end && *end == 0 && pid > 0) pids.push_back(static_cast<pid_t>(pid));
-    }
-    closedir(d);
-  }
-  return pids;
 }
 
 }  // namespace
@@ -219,7 +206,7 @@ std::vector<std::string> ScopeKeeper::scan() {
     mark(k, false);
     bpf_map_delete_elem(fd_, &k);
   }
-  for (pid_t pid : all_processes())
+  for (pid_t pid : discover::running_pids())
     if (auto e = add(pid)) entered.push_back(*e);
   return entered;
 }

@@ -470,8 +470,8 @@ void Session::scan_processes(int64_t now, Timers& timers) {
     if (scope_) scope_scanned(scope_->scan_pid(pid));
   }
   if (now < timers.next_rescan) return;
-  discover::ScanRound
-      round;  // every rescanner, watch and the scope keeper list /proc and read each maps once
+  // Every rescanner, watch and the scope keeper list /proc once and read each process's maps once.
+  discover::ScanRound round;
   libraries_.scan();
   if (scope_) scope_scanned(scope_->scan());
   if (RuleUnit* unit = units_.running()) unit->rescan_identity();
