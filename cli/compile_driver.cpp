@@ -106,6 +106,7 @@ void CompileDriver::lower_and_generate(CompiledRules& out, const lower::Input& i
     if (!options.has_tracepoint) options.has_tracepoint = has_tracepoint;  // per-syscall tracepoints here
     out.lowered = lower::lower(input, options);
     for (const std::string& u : out.lowered.unsupported) err << "seam: note: " << u << "\n";
+    codegen::share_identical_programs(out.lowered, options_.compile.codegen);
     out.generated = codegen::generate(out.lowered, options_.compile.codegen);
   } catch (const std::logic_error& e) {  // a bug in seam: refuse the program rather than run it
     out.internal_error = std::string("seam: error: internal error: ") + e.what();

@@ -1,6 +1,7 @@
 #include "compiler/codegen/generate.hpp"
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <set>
 #include <sstream>
@@ -414,65 +415,85 @@ std::string in_parts(const std::vector<std::string>& programs) {
   return out;
 }
 
-std::vector<std::string> sites(const plan::Program& p, const Options& options) {
-  std::vector<std::string> out;
+// How a site's program is named where it is written: its function, its ELF section and the
+// comment above it.
+struct SiteNaming {
+  std::string program, section, description;
+};
+
+// The C of one site's program.
+std::string site_program(const plan::Program& p, const plan::Site& site, const Options& options,
+                         const SiteNaming& naming) {
   std::string current_ok = "tgid != seam_self_tgid";
   if (options.target_pid) current_ok += " && tgid == " + std::to_string(options.target_pid) + "U";
   if (options.target_cgroup)
     current_ok += " && bpf_get_current_cgroup_id() == " + std::to_string(options.target_cgroup) + "ULL";
-  for (const plan::Site& site : p.sites) {
-    const bool subjects = has_subjects(site);
-    // What the program's early returns give: 1 at a session's entry (nothing to do at the return
-    // either), 0 elsewhere.
-    const std::string skip = site.session_span >= 0 ? "1" : "0";
-    const plan::Attachment& a = p.plan.attachments.at(static_cast<size_t>(site.attachment));
-    ExprContext ctx{&p, context_kind(site, a), false};
-    // One slot: test it first (or nothing); several: each rule and metric on its own.
-    std::set<int> slots = site_slots(p, site), gate;
-    std::string scope_test;
-    if (slots.size() == 1 && slot_tests(p, options, *slots.begin()))
-      scope_test =
-          "\tif (!seam_in_scope(tgid, " + std::to_string(*slots.begin()) + "))\n\t\treturn " + skip + ";\n";
-    for (int slot : slots)
-      if (slots.size() > 1 && slot_tests(p, options, slot)) gate.insert(slot);
-    if (!gate.empty()) ctx.gate_slots = &gate;
-    std::string actions;
-    std::vector<std::string> texts;  // of each action, for a session site (session())
-    bool needs_time = site.session_span >= 0;
-    for (const plan::Action& act : site.actions) {
-      texts.push_back(subjects ? subject_gated(act, action(p, act, ctx), ctx) : action(p, act, ctx));
-      actions += texts.back();
-      // A task-local span begin reads the clock itself, after the value exists (unless it saves `time`).
-      // So does a filtered one (begin_reads_clock), and one that stores nothing reads none.
-      bool task_begin = false;
-      if (act.kind == plan::ActionKind::SpanBegin) {
-        const plan::Span& s = p.spans.at(static_cast<size_t>(act.index));
-        task_begin = s.never || begin_reads_clock(s) ||
-                     (s.task_local && std::none_of(s.saves.begin(), s.saves.end(), [](const plan::Value& v) {
-                        return v.kind == plan::ValueKind::Time;
-                      }));
-      }
-      if (act.kind != plan::ActionKind::StateSet && act.kind != plan::ActionKind::StateClear && !task_begin)
-        needs_time = true;
+  const bool subjects = has_subjects(site);
+  // What the program's early returns give: 1 at a session's entry (nothing to do at the return
+  // either), 0 elsewhere.
+  const std::string skip = site.session_span >= 0 ? "1" : "0";
+  const plan::Attachment& a = p.plan.attachments.at(static_cast<size_t>(site.attachment));
+  ExprContext ctx{&p, context_kind(site, a), false};
+  // One slot: test it first (or nothing); several: each rule and metric on its own.
+  std::set<int> slots = site_slots(p, site), gate;
+  std::string scope_test;
+  if (slots.size() == 1 && slot_tests(p, options, *slots.begin()))
+    scope_test =
+        "\tif (!seam_in_scope(tgid, " + std::to_string(*slots.begin()) + "))\n\t\treturn " + skip + ";\n";
+  for (int slot : slots)
+    if (slots.size() > 1 && slot_tests(p, options, slot)) gate.insert(slot);
+  if (!gate.empty()) ctx.gate_slots = &gate;
+  std::string actions;
+  std::vector<std::string> texts;  // of each action, for a session site (session())
+  bool needs_time = site.session_span >= 0;
+  for (const plan::Action& act : site.actions) {
+    texts.push_back(subjects ? subject_gated(act, action(p, act, ctx), ctx) : action(p, act, ctx));
+    actions += texts.back();
+    // A task-local span begin reads the clock itself, after the value exists (unless it saves `time`).
+    // So does a filtered one (begin_reads_clock), and one that stores nothing reads none.
+    bool task_begin = false;
+    if (act.kind == plan::ActionKind::SpanBegin) {
+      const plan::Span& s = p.spans.at(static_cast<size_t>(act.index));
+      task_begin = s.never || begin_reads_clock(s) ||
+                   (s.task_local && std::none_of(s.saves.begin(), s.saves.end(), [](const plan::Value& v) {
+                      return v.kind == plan::ValueKind::Time;
+                    }));
     }
-    if (site.session_span >= 0) actions = session(p, site, texts, ctx);
-    out.push_back(fragment(
-        "site.c.tmpl",
-        {{"description", describe(a, p) +
-                             (site.session_span >= 0 ? " and its return, one uprobe session" : "") + " (" +
-                             a.origin + ")"},
-         {"skip", skip},
-         {"section", site.section},
-         {"program", a.program},
-         {"context", site.context_type},
-         {"now", needs_time ? "\t__u64 now = bpf_ktime_get_ns();\n" : ""},
-         {"self_filter", subjects ? "\tseam_note_thread(tid, tgid);\n"
-                                  : "\tif (tgid == seam_self_tgid)\n\t\treturn " + skip + ";\n"},
-         {"target_filter", subjects
-                               ? "\tint seam_current_ok = " + current_ok + ";\n\t(void)seam_current_ok;\n"
-                               : target_filter(options, skip)},
-         {"scope_test", scope_test},
-         {"actions", actions}}));
+    if (act.kind != plan::ActionKind::StateSet && act.kind != plan::ActionKind::StateClear && !task_begin)
+      needs_time = true;
+  }
+  if (site.session_span >= 0) actions = session(p, site, texts, ctx);
+  return fragment(
+      "site.c.tmpl",
+      {{"description", naming.description},
+       {"skip", skip},
+       {"section", naming.section},
+       {"program", naming.program},
+       {"context", site.context_type},
+       {"now", needs_time ? "\t__u64 now = bpf_ktime_get_ns();\n" : ""},
+       {"self_filter", subjects ? "\tseam_note_thread(tid, tgid);\n"
+                                : "\tif (tgid == seam_self_tgid)\n\t\treturn " + skip + ";\n"},
+       {"target_filter", subjects ? "\tint seam_current_ok = " + current_ok + ";\n\t(void)seam_current_ok;\n"
+                                  : target_filter(options, skip)},
+       {"scope_test", scope_test},
+       {"actions", actions}});
+}
+
+// What a site's program is attached to, for the comment above it: every attach point of a
+// shared program (share_identical_programs()).
+std::string describe_site(const plan::Program& p, const plan::Site& site) {
+  const plan::Attachment& a = p.plan.attachments.at(static_cast<size_t>(site.attachment));
+  std::string what;
+  for (const plan::Attachment& b : p.plan.attachments)
+    if (b.program == a.program) what += (what.empty() ? "" : ", ") + describe(b, p);
+  return what + (site.session_span >= 0 ? " and its return, one uprobe session" : "") + " (" + a.origin + ")";
+}
+
+std::vector<std::string> sites(const plan::Program& p, const Options& options) {
+  std::vector<std::string> out;
+  for (const plan::Site& site : p.sites) {
+    const plan::Attachment& a = p.plan.attachments.at(static_cast<size_t>(site.attachment));
+    out.push_back(site_program(p, site, options, {a.program, site.section, describe_site(p, site)}));
   }
   return out;
 }
@@ -494,6 +515,31 @@ std::string number_line_resets(const std::string& text) {
 }
 
 }  // namespace
+
+void share_identical_programs(plan::Program& program, const Options& options) {
+  std::map<std::string, size_t> kept_by_text;  // a site's program, named neutrally -> its index in kept
+  std::vector<plan::Site> kept;
+  for (plan::Site& site : program.sites) {
+    plan::Attachment& a = program.plan.attachments.at(static_cast<size_t>(site.attachment));
+    // A fallback chain decides per program which one loads; a session is its own kind of link.
+    if (site.session_span >= 0 || a.is_fallback || !a.fallback.empty()) {
+      kept.push_back(std::move(site));
+      continue;
+    }
+    // Only the section's kind ("tracepoint", "uprobe") decides the program's type; the attach
+    // point comes from the attachment.
+    std::string kind = site.section.substr(0, site.section.find('/'));
+    std::string text = plan::to_string(a.kind) + std::string("\n") +
+                       site_program(program, site, options, {"seam_shared", kind, ""});
+    auto [it, fresh] = kept_by_text.emplace(std::move(text), kept.size());
+    if (fresh) {
+      kept.push_back(std::move(site));
+    } else {
+      a.program = program.plan.attachments.at(static_cast<size_t>(kept[it->second].attachment)).program;
+    }
+  }
+  program.sites = std::move(kept);
+}
 
 Generated generate(const plan::Program& program, const Options& options) {
   std::set<std::string> sources;

@@ -27,6 +27,14 @@ struct Generated {
   nlohmann::json layout;  // plan::Plan as JSON plus the generator's version
 };
 
+// Sites whose programs would be the same C but for their name and attach point (a rule naming
+// several syscalls runs the same code at each one's tracepoints) become one program attached at
+// each: every attachment of such a group names the first one's program, and the other sites go,
+// so the kernel loads and verifies it once and clang builds it once. Attachments in a fallback
+// chain and uprobe sessions keep their own programs. The compile driver runs it between lowering
+// and generate().
+void share_identical_programs(plan::Program& program, const Options& options = {});
+
 // Throws std::logic_error (a bug in seam, never in a rule) when a template is misused or the
 // finished text breaks the escaping invariant of c_invariant.hpp.
 Generated generate(const plan::Program& program, const Options& options = {});
