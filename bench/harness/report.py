@@ -133,9 +133,11 @@ def table(r):
             L.append(f"   bpftrace did not exit within 10 s of SIGTERM in {st['bpftrace']['killed']} of {st['reps']} runs (killed)")
         L.append("   (seam's load+attach is its own figure from the ready notice; the rest of ready is compile and build/cache;")
         L.append("    CPU ms to ready: user+system of all seam's threads, 10 ms ticks, which the load average does not inflate)")
-        if "warm_against" in st:
-            wa = st["warm_against"]
-            L.append(f"   warm start of the default pack, alternating with {wa['against_seam']} "
+        for kind in ("warm", "cold"):
+            wa = st.get(f"{kind}_against")
+            if not wa:
+                continue
+            L.append(f"   {kind} start of the default pack, alternating with {wa['against_seam']} "
                      f"({len(wa['this']['samples_ready_ms'])} runs each):")
             for k in ("this", "against"):
                 L.append(f"     {k:<8} ready {wa[k]['ready_ms']:6.1f} ms median, CPU {wa[k]['ready_cpu_ms']:.0f} ms median "

@@ -136,21 +136,24 @@ def deployment(art, reps, log):
             "image_bytes": size, "image_mb": size / 1e6, "stripped_seam_bytes": binary}
 
 
-def warm_against(art, other_seam, reps, log):
-    """The default pack's warm start with this build and with `other_seam` (another build's seam),
+def start_against(art, other_seam, reps, log, cold):
+    """The default pack's start with this build and with `other_seam` (another build's seam),
     alternating run by run, so that both see the same machine: on this VM the load drifts more
-    between two bench runs than a few ms of start differ. Each keeps its own warm cache."""
+    between two bench runs than a few ms of start differ. Warm: each keeps its own warm cache.
+    Cold: each run gets a fresh cache dir (no object, no feature cache), as seam_cold_warm's do."""
     seams = {"this": art.seam, "against": other_seam}
-    caches = {k: tempfile.mkdtemp(prefix=f"seam-bench-ab-{k}-") for k in seams}
+    label = "cold" if cold else "warm"
+    caches = {} if cold else {k: tempfile.mkdtemp(prefix=f"seam-bench-ab-{k}-") for k in seams}
     runs = {k: [] for k in seams}
     try:
-        for k, seam in seams.items():
-            one_seam_run(types.SimpleNamespace(seam=seam), caches[k], "seam-warm")  # fills the cache
+        for k, seam in caches.items():
+            one_seam_run(types.SimpleNamespace(seam=seams[k]), seam, "seam-warm")  # fills the cache
         for rep in range(reps):
             for k, seam in seams.items():
-                r = one_seam_run(types.SimpleNamespace(seam=seam), caches[k], "seam-warm")
+                cache = tempfile.mkdtemp(prefix=f"seam-bench-ab-cold-{k}-") if cold else caches[k]
+                r = one_seam_run(types.SimpleNamespace(seam=seam), cache, f"seam-{label}", remove_cache=cold)
                 runs[k].append(r)
-                log(f"  warm start, {k} rep {rep + 1}/{reps}: ready {r['ready_s'] * 1e3:7.1f} ms, "
+                log(f"  {label} start, {k} rep {rep + 1}/{reps}: ready {r['ready_s'] * 1e3:7.1f} ms, "
                     f"{r.get('ready_cpu_ms')} ms CPU")
     finally:
         for c in caches.values():
@@ -164,11 +167,12 @@ def warm_against(art, other_seam, reps, log):
 
 def measure(art, reps, log, against=None):
     """The whole default pack (rules/), and its two CUDA/GIL rules alone (gil.seam, malloc.seam),
-    which is what the bpftrace script does too. `against`: another build's seam, whose warm start
-    is timed alternately with this one's (warm_against)."""
+    which is what the bpftrace script does too. `against`: another build's seam, whose warm and cold
+    starts are timed alternately with this one's (start_against)."""
     out = {}
     if against:
-        out["warm_against"] = warm_against(art, against, 2 * reps, log)
+        out["warm_against"] = start_against(art, against, 2 * reps, log, cold=False)
+        out["cold_against"] = start_against(art, against, reps, log, cold=True)
     out["seam_cold"], out["seam_warm"], out["libraries"] = seam_cold_warm(art, reps, [], "default pack", log)
     pair = [os.path.join(art.repo, "rules", f) for f in ("gil.seam", "malloc.seam")]
     out["pair_cold"], out["pair_warm"], libraries = seam_cold_warm(art, reps, pair, "gil+malloc", log)
