@@ -138,6 +138,10 @@ void LoaderHook::mark_seen(uint64_t cgroup, std::string_view name) {
   key.cgroup = cgroup;
   std::memcpy(key.name, name.data(), std::min(name.size(), kNameBytes - 1));
   uint8_t one = 1;
+  if (bpf_map_update_elem(seen_fd_, &key, &one, BPF_ANY) == 0 || errno != E2BIG) return;
+  // Full (16,384 names, marks of cgroups long gone among them): start over, as a reload does. The
+  // names marked before are sent once more, within the hook's budgets, and marked again.
+  forget_seen();
   bpf_map_update_elem(seen_fd_, &key, &one, BPF_ANY);
 }
 
@@ -148,6 +152,12 @@ void LoaderHook::forget_seen() {
     key = next;
     if (bpf_map_delete_elem(seen_fd_, &key) != 0) break;
   }
+}
+
+uint32_t LoaderHook::seen_capacity() const {
+  bpf_map_info info{};
+  uint32_t len = sizeof info;
+  return bpf_obj_get_info_by_fd(seen_fd_, &info, &len) == 0 ? info.max_entries : 0;
 }
 
 uint64_t LoaderHook::lost() const {

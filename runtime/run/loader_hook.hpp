@@ -54,8 +54,11 @@ class LoaderHook {
   Result<bool> attach(const discover::LibraryFile& loader);
   size_t attached() const { return links_.size(); }
 
-  // The runtime has acted on `name` for processes of `cgroup`: the kernel stops sending it.
+  // The runtime has acted on `name` for processes of `cgroup`: the kernel stops sending it. When
+  // the map of marks is full it is emptied first (every name is new again).
   void mark_seen(uint64_t cgroup, std::string_view name);
+  // How many marks the map holds at most (its max_entries).
+  uint32_t seen_capacity() const;
   // Every name is new again (the rules' library patterns changed: names passed over before may
   // matter now).
   void forget_seen();

@@ -108,6 +108,37 @@ TEST(LoaderHook, NamesWhatAProcessLoadedOnceUntilForgotten) {
   close(ring);
 }
 
+// The map of marks is allocated as names are marked; once it is full, the next mark empties it
+// and is kept, so a long run whose cgroups came and went still stops the names it acts on.
+TEST(LoaderHook, AFullMapOfMarksStartsOverAndKeepsTheNewMark) {
+  SEAM_REQUIRE_ROOT();
+  int ring = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "seam_events", 0, 0, 1u << 22, nullptr);
+  ASSERT_GE(ring, 0);
+  EventReader reader(ring);
+  ASSERT_TRUE(reader.ok()) << reader.error();
+  LibraryHub libraries(std::nullopt);
+  Result<std::unique_ptr<LoaderHook>> hook = LoaderHook::start(ring);
+  ASSERT_TRUE(hook) << hook.error();
+  std::vector<std::string> warnings;
+  (*hook)->follow(libraries, [&](const std::string& why) { warnings.push_back(why); });
+  ASSERT_GE((*hook)->attached(), 1u) << (warnings.empty() ? "" : warnings[0]);
+  uint32_t capacity = (*hook)->seen_capacity();
+  ASSERT_GT(capacity, 0u);
+
+  test::TempDir dir;
+  std::string lib = dir.path() + "/libcudart.so.12";
+  std::filesystem::copy_file(std::string(SEAM_FIXTURE_DIR) + "/libcudart.so.12", lib);
+  Seen one = records_of(reader, run_loading(lib));
+  ASSERT_TRUE(has(one.names, lib)) << one.records << " records";
+  // Fill the map with marks of a cgroup that no process is in.
+  for (uint32_t i = 0; i < capacity; ++i) (*hook)->mark_seen(~0ull, "/gone/lib" + std::to_string(i) + ".so");
+  for (const std::string& name : one.names) (*hook)->mark_seen(one.cgroup, name);
+  Seen two = records_of(reader, run_loading(lib));
+  EXPECT_EQ(two.records, 0) << "names marked into a full map were sent again: " << two.names.size();
+  hook->reset();
+  close(ring);
+}
+
 // A process may send at most 64 records a second (any process can call the loader's hook with
 // names of its own making): one that dlopens 100 new files in a burst gets at most 64 through,
 // and the rest are counted lost.
