@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <future>
 
 #include "runtime/discover/scan_round.hpp"
 #include "runtime/identity/cgroup_resolver.hpp"
@@ -179,11 +180,15 @@ void Session::scope_scanned(const std::vector<std::string>& entered) {
                0});
 }
 
-// The dynamic loader's hook (loader_hook.hpp), once the units have subscribed their patterns:
-// without it, new processes' libraries are found by exec notices and rescans only.
+// The dynamic loader's hook (loader_hook.hpp): without it, new processes' libraries are found by
+// exec notices and rescans only. Once per run: loaded by then on its thread where start_unit
+// began it.
 void Session::start_loader_hook() {
+  if (loader_started_) return;
+  loader_started_ = true;
   Result<std::unique_ptr<LoaderHook>> hook =
-      options_.loader_hook
+      loader_loading_.valid() ? loader_loading_.get()
+      : options_.loader_hook
           ? LoaderHook::start(ring_fd_)
           : Result<std::unique_ptr<LoaderHook>>(
                 Error{"this seam came without a built loader hook, and a bundle run builds none (no clang)"});
@@ -316,12 +321,20 @@ bool Session::start_unit() {
   }
   start_round_.emplace();  // the unit and the scope: one /proc pass, until announce_ready
   if (!options_.unit) return true;
+  // The loader hook's program loads beside the unit's (the kernel verifies both at once), and its
+  // uprobe attaches just before the unit's first: the first uprobe a start attaches can wait out a
+  // grace period in the kernel (about 8 ms here), and uprobes attached right after it do not. The
+  // hook attached after the unit, past that window, waited out a second one in most starts.
+  if (options_.loader_hook)
+    loader_loading_ = std::async(std::launch::async, [fd = ring_fd_] { return LoaderHook::start(fd); });
   std::unique_ptr<UnitBuild> build = std::move(options_.unit);
   unit_name_ = build->path;
   uint32_t tag = new_tag();
   // The unit of the start acts from its attach: it is loaded in the live generation.
   LoadResult loaded = LoadedObject::load(build->object, build->plan, probe_features(),
                                          share(build->plan, tag, live_->live()));
+  discover::ScanRound round;  // the hook's search for ld.so and the unit's libraries: one listing
+  if (loaded) start_loader_hook();
   Result<std::unique_ptr<RuleUnit>> unit =
       RuleUnit::start(std::move(build), std::move(loaded), tag, services_);
   if (!unit) {
