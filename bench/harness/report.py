@@ -140,7 +140,10 @@ def table(r):
             L.append(f"   {kind} start of the default pack, alternating with {wa['against_seam']} "
                      f"({len(wa['this']['samples_ready_ms'])} runs each):")
             for k in ("this", "against"):
-                L.append(f"     {k:<8} ready {wa[k]['ready_ms']:6.1f} ms median, CPU {wa[k]['ready_cpu_ms']:.0f} ms median "
+                att = wa[k].get("session_attach_ms")
+                L.append(f"     {k:<8} ready {wa[k]['ready_ms']:6.1f} ms median"
+                         + ("" if att is None else f" (load+attach {att:.0f})")
+                         + f", CPU {wa[k]['ready_cpu_ms']:.0f} ms median "
                          f"{wa[k]['mean_cpu_ms']:.1f} mean; samples {sorted(round(x) for x in wa[k]['samples_ready_ms'])}")
         L.append(f"   default pack libraries: {st['libraries']}")
         L.append(f"   gil+malloc libraries: {st['pair_libraries']}")
