@@ -322,9 +322,10 @@ bool Session::start_unit() {
   start_round_.emplace();  // the unit and the scope: one /proc pass, until announce_ready
   if (!options_.unit) return true;
   // The loader hook's program loads beside the unit's (the kernel verifies both at once), and its
-  // uprobe attaches just before the unit's first: the first uprobe a start attaches can wait out a
-  // grace period in the kernel (about 8 ms here), and uprobes attached right after it do not. The
-  // hook attached after the unit, past that window, waited out a second one in most starts.
+  // uprobe attaches just before the unit's first. Registering a uprobe takes the kernel's
+  // dup_mmap_sem for writing, whose first writer after a quiet spell waits out an RCU grace period
+  // (rcu_sync_enter, about 8 ms here); writers right after it do not. The hook attached after the
+  // unit, past that window, waited out a second one in most starts.
   if (options_.loader_hook)
     loader_loading_ = std::async(std::launch::async, [fd = ring_fd_] { return LoaderHook::start(fd); });
   std::unique_ptr<UnitBuild> build = std::move(options_.unit);
