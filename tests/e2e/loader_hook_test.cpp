@@ -70,18 +70,40 @@ bool has(const std::vector<std::string>& names, const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
+// A ring, its one reader, and the hook writing into it, following the host's loaders.
+struct Hooked {
+  int ring = -1;
+  std::unique_ptr<EventReader> reader;
+  LibraryHub libraries{std::nullopt};  // outlives the hook, which unsubscribes from it
+  std::unique_ptr<LoaderHook> hook;
+  std::vector<std::string> warnings;
+  Hooked() = default;
+  Hooked(const Hooked&) = delete;
+  Hooked& operator=(const Hooked&) = delete;
+  ~Hooked() {
+    hook.reset();
+    reader.reset();
+    if (ring >= 0) close(ring);
+  }
+};
+
+// Fills `h` with a ring of `ring_bytes` and the hook attached to at least one loader.
+void hook_up(Hooked& h, uint32_t ring_bytes) {
+  h.ring = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "seam_events", 0, 0, ring_bytes, nullptr);
+  ASSERT_GE(h.ring, 0);
+  h.reader = std::make_unique<EventReader>(h.ring);
+  ASSERT_TRUE(h.reader->ok()) << h.reader->error();
+  Result<std::unique_ptr<LoaderHook>> hook = LoaderHook::start(h.ring);
+  ASSERT_TRUE(hook) << hook.error();
+  h.hook = std::move(*hook);
+  h.hook->follow(h.libraries, [&h](const std::string& why) { h.warnings.push_back(why); });
+  ASSERT_GE(h.hook->attached(), 1u) << (h.warnings.empty() ? "" : h.warnings[0]);
+}
+
 TEST(LoaderHook, NamesWhatAProcessLoadedOnceUntilForgotten) {
   SEAM_REQUIRE_ROOT();
-  int ring = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "seam_events", 0, 0, 1u << 22, nullptr);
-  ASSERT_GE(ring, 0);
-  EventReader reader(ring);
-  ASSERT_TRUE(reader.ok()) << reader.error();
-  LibraryHub libraries(std::nullopt);  // outlives the hook, which unsubscribes from it
-  Result<std::unique_ptr<LoaderHook>> hook = LoaderHook::start(ring);
-  ASSERT_TRUE(hook) << hook.error();
-  std::vector<std::string> warnings;
-  (*hook)->follow(libraries, [&](const std::string& why) { warnings.push_back(why); });
-  ASSERT_GE((*hook)->attached(), 1u) << (warnings.empty() ? "" : warnings[0]);
+  Hooked h;
+  ASSERT_NO_FATAL_FAILURE(hook_up(h, 1u << 22));
 
   test::TempDir dir;
   std::filesystem::create_directories(dir.path() + "/new");
@@ -89,54 +111,42 @@ TEST(LoaderHook, NamesWhatAProcessLoadedOnceUntilForgotten) {
   std::filesystem::copy_file(std::string(SEAM_FIXTURE_DIR) + "/libcudart.so.12", lib);
 
   pid_t first = run_loading(lib);
-  Seen one = records_of(reader, first);
+  Seen one = records_of(*h.reader, first);
   EXPECT_TRUE(has(one.names, lib)) << one.records << " records";
   // One record at start (its libc among the names), one at the dlopen; none at RT_ADD.
   EXPECT_LE(one.records, 2);
   EXPECT_EQ(std::count(one.names.begin(), one.names.end(), lib), 1);
 
-  for (const std::string& name : one.names) (*hook)->mark_seen(one.cgroup, name);
+  for (const std::string& name : one.names) h.hook->mark_seen(one.cgroup, name);
   pid_t second = run_loading(lib);
-  Seen two = records_of(reader, second);
+  Seen two = records_of(*h.reader, second);
   EXPECT_EQ(two.records, 0) << "names marked seen for this cgroup were sent again: " << two.names.size();
 
-  (*hook)->forget_seen();
+  h.hook->forget_seen();
   pid_t third = run_loading(lib);
-  EXPECT_TRUE(has(records_of(reader, third).names, lib));
-  EXPECT_EQ((*hook)->lost(), 0u);
-  hook->reset();
-  close(ring);
+  EXPECT_TRUE(has(records_of(*h.reader, third).names, lib));
+  EXPECT_EQ(h.hook->lost(), 0u);
 }
 
 // The map of marks is allocated as names are marked; once it is full, the next mark empties it
 // and is kept, so a long run whose cgroups came and went still stops the names it acts on.
 TEST(LoaderHook, AFullMapOfMarksStartsOverAndKeepsTheNewMark) {
   SEAM_REQUIRE_ROOT();
-  int ring = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "seam_events", 0, 0, 1u << 22, nullptr);
-  ASSERT_GE(ring, 0);
-  EventReader reader(ring);
-  ASSERT_TRUE(reader.ok()) << reader.error();
-  LibraryHub libraries(std::nullopt);
-  Result<std::unique_ptr<LoaderHook>> hook = LoaderHook::start(ring);
-  ASSERT_TRUE(hook) << hook.error();
-  std::vector<std::string> warnings;
-  (*hook)->follow(libraries, [&](const std::string& why) { warnings.push_back(why); });
-  ASSERT_GE((*hook)->attached(), 1u) << (warnings.empty() ? "" : warnings[0]);
-  uint32_t capacity = (*hook)->seen_capacity();
+  Hooked h;
+  ASSERT_NO_FATAL_FAILURE(hook_up(h, 1u << 22));
+  uint32_t capacity = h.hook->seen_capacity();
   ASSERT_GT(capacity, 0u);
 
   test::TempDir dir;
   std::string lib = dir.path() + "/libcudart.so.12";
   std::filesystem::copy_file(std::string(SEAM_FIXTURE_DIR) + "/libcudart.so.12", lib);
-  Seen one = records_of(reader, run_loading(lib));
+  Seen one = records_of(*h.reader, run_loading(lib));
   ASSERT_TRUE(has(one.names, lib)) << one.records << " records";
   // Fill the map with marks of a cgroup that no process is in.
-  for (uint32_t i = 0; i < capacity; ++i) (*hook)->mark_seen(~0ull, "/gone/lib" + std::to_string(i) + ".so");
-  for (const std::string& name : one.names) (*hook)->mark_seen(one.cgroup, name);
-  Seen two = records_of(reader, run_loading(lib));
+  for (uint32_t i = 0; i < capacity; ++i) h.hook->mark_seen(~0ull, "/gone/lib" + std::to_string(i) + ".so");
+  for (const std::string& name : one.names) h.hook->mark_seen(one.cgroup, name);
+  Seen two = records_of(*h.reader, run_loading(lib));
   EXPECT_EQ(two.records, 0) << "names marked into a full map were sent again: " << two.names.size();
-  hook->reset();
-  close(ring);
 }
 
 // A process may send at most 64 records a second (any process can call the loader's hook with
@@ -144,15 +154,8 @@ TEST(LoaderHook, AFullMapOfMarksStartsOverAndKeepsTheNewMark) {
 // and the rest are counted lost.
 TEST(LoaderHook, AProcessSendsAtMostItsBudgetAndTheRestAreCountedLost) {
   SEAM_REQUIRE_ROOT();
-  int ring = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "seam_events", 0, 0, 1u << 23, nullptr);
-  ASSERT_GE(ring, 0);
-  EventReader reader(ring);
-  ASSERT_TRUE(reader.ok()) << reader.error();
-  LibraryHub libraries(std::nullopt);
-  Result<std::unique_ptr<LoaderHook>> hook = LoaderHook::start(ring);
-  ASSERT_TRUE(hook) << hook.error();
-  (*hook)->follow(libraries, nullptr);
-  ASSERT_GE((*hook)->attached(), 1u);
+  Hooked h;
+  ASSERT_NO_FATAL_FAILURE(hook_up(h, 1u << 23));
 
   test::TempDir dir;
   constexpr int kFiles = 100;
@@ -170,16 +173,14 @@ TEST(LoaderHook, AProcessSendsAtMostItsBudgetAndTheRestAreCountedLost) {
   int status = 0;
   ASSERT_EQ(waitpid(child, &status, 0), child);
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-  Seen seen = records_of(reader, child);
+  Seen seen = records_of(*h.reader, child);
   EXPECT_LE(seen.records, 64);
   EXPECT_GE(seen.records, 32) << "the budget let too few through";
-  EXPECT_GE((*hook)->lost(), static_cast<uint64_t>(kFiles - 64));
-  std::optional<std::string> told = (*hook)->newly_lost();
+  EXPECT_GE(h.hook->lost(), static_cast<uint64_t>(kFiles - 64));
+  std::optional<std::string> told = h.hook->newly_lost();
   ASSERT_TRUE(told);
   EXPECT_NE(told->find("notices"), std::string::npos) << *told;
-  EXPECT_FALSE((*hook)->newly_lost()) << "told twice";
-  hook->reset();
-  close(ring);
+  EXPECT_FALSE(h.hook->newly_lost()) << "told twice";
 }
 
 // The hook's object came with seam (cli/prebuild/, built with seam's build): a cold start (empty
