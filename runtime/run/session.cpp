@@ -181,11 +181,9 @@ void Session::scope_scanned(const std::vector<std::string>& entered) {
 }
 
 // The dynamic loader's hook (loader_hook.hpp): without it, new processes' libraries are found by
-// exec notices and rescans only. Once per run: loaded by then on its thread where start_unit
-// began it.
+// exec notices and rescans only. Once per run, from start_unit: loaded by then on the thread it
+// began, where it began one.
 void Session::start_loader_hook() {
-  if (loader_started_) return;
-  loader_started_ = true;
   Result<std::unique_ptr<LoaderHook>> hook =
       loader_loading_.valid() ? loader_loading_.get()
       : options_.loader_hook
@@ -320,7 +318,10 @@ bool Session::start_unit() {
     return false;
   }
   start_round_.emplace();  // the unit and the scope: one /proc pass, until announce_ready
-  if (!options_.unit) return true;
+  if (!options_.unit) {
+    start_loader_hook();
+    return true;
+  }
   // The loader hook's program loads beside the unit's (the kernel verifies both at once), and its
   // uprobe attaches just before the unit's first. Registering a uprobe takes the kernel's
   // dup_mmap_sem for writing, whose first writer after a quiet spell waits out an RCU grace period
@@ -360,7 +361,6 @@ void Session::announce_ready(int64_t started) {
                       std::to_string(options_.rescan_ms) + " ms",
                   {},
                   0});
-  start_loader_hook();
   if (scope_) scope_scanned(scope_->scan());  // before `ready`: the processes already running
   start_round_.reset();
   // The cgroups there are now, before any alert: a container that calls and exits at once takes

@@ -107,7 +107,6 @@ class Session {
   std::unique_ptr<LoaderHook> loader_;  // null: this host's loader cannot be hooked (a notice said why)
   // The hook's program loads on a thread of its own beside the start's unit (start_unit).
   std::future<Result<std::unique_ptr<LoaderHook>>> loader_loading_;
-  bool loader_started_ = false;
   void start_loader_hook();
   int ring_fd_ = -1;                     // the ring every unit writes into
   uint32_t ringbuf_bytes_ = 0;           // its size
