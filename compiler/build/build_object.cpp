@@ -12,6 +12,8 @@
 #include <memory>
 #include <optional>
 
+#include "compiler/build/build_dir.hpp"
+#include "compiler/build/clang_prestart.hpp"
 #include "compiler/build/content_hash.hpp"
 #include "compiler/build/embedded.hpp"
 #include "compiler/build/kernel_types.hpp"
@@ -22,67 +24,14 @@ namespace seam::build {
 
 namespace {
 
-const char* const kEmbeddedHeaders[] = {
-    "seam_prelude.h",  "seam_record.h",   "bpf_helpers.h",     "bpf_helper_defs.h",
-    "bpf_tracing.h",   "bpf_core_read.h", "bpf_endian.h",      "seam_rules.h",
-    "usdt.bpf.h",      "seam_fd.h",       "seam_scope.h",      "py_gil.h",
-    "seam_identity.h", "py_stack.h",      "seam_generation.h", "seam_session.h"};
-
-// libbpf's usdt.bpf.h includes <linux/errno.h> (whose <asm/errno.h> lives in the host's
-// multiarch folder, which `clang -target bpf` does not search) and <bpf/...> headers: it gets
-// the three errno values it uses, and the embedded copies of the others.
-std::string bpf_side_header(const char* name, std::string_view content) {
-  std::string text(content);
-  if (std::string_view(name) != "usdt.bpf.h") return text;
-  auto replace = [&text](std::string_view from, std::string_view to) {
-    if (size_t at = text.find(from); at != std::string::npos) text.replace(at, from.size(), to);
-  };
-  replace("#include <linux/errno.h>",
-          "#ifndef ENOENT\n#define ENOENT 2\n#endif\n#ifndef ESRCH\n#define ESRCH 3\n#endif\n"
-          "#ifndef EINVAL\n#define EINVAL 22\n#endif");
-  replace("#include <bpf/bpf_helpers.h>", "#include \"bpf_helpers.h\"");
-  replace("#include <bpf/bpf_tracing.h>", "#include \"bpf_tracing.h\"");
-  return text;
-}
-
-bool write_file(const std::filesystem::path& path, std::string_view text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  return static_cast<bool>(out.flush());
-}
-
-std::string make_work_dir() {
-  const char* tmp = std::getenv("TMPDIR");
-  std::string tmpl = std::string(tmp && *tmp ? tmp : "/tmp") + "/seam-build-XXXXXX";
-  return mkdtemp(tmpl.data()) ? tmpl : std::string();
-}
-
-// Flags with no path in them: part of the cache key.
-std::vector<std::string> compile_flags(const BuildOptions& options) {
-  // kernel_types.h is dumped from the running kernel and the cache key names that kernel, so
-  // field offsets are exact: CO-RE relocations would only make libbpf parse the kernel's BTF
-  // again at every load (25-50 ms of each start).
-  std::vector<std::string> flags = {"-target", "bpf", "-O2", "-g", "-D__TARGET_ARCH_x86",
-                                    "-DBPF_NO_PRESERVE_ACCESS_INDEX",
-                                    // a chain of 1024 operands (docs/language.md, "Limits") nests as deep
-                                    "-fbracket-depth=2048"};
-  flags.insert(flags.end(), options.extra_flags.begin(), options.extra_flags.end());
-  return flags;
+void remove_dir(const std::string& dir) {
+  std::error_code ec;
+  if (!dir.empty()) std::filesystem::remove_all(dir, ec);
 }
 
 bool keep_work_dir(const BuildOptions& options) {
   const char* env = std::getenv("SEAM_KEEP_BUILD_DIR");
   return options.keep_work_dir || (env && *env && std::string_view(env) != "0");
-}
-
-uint64_t memory_limit(const BuildOptions& options) {
-  const char* env = std::getenv("SEAM_CLANG_MEMORY_MB");
-  if (env && *env) {
-    char* end = nullptr;
-    unsigned long long mb = std::strtoull(env, &end, 10);
-    if (end && *end == 0) return static_cast<uint64_t>(mb) << 20;
-  }
-  return options.memory_limit_bytes;
 }
 
 // Why clang failed, in words an operator can act on.
@@ -115,34 +64,34 @@ struct Compilers {
   std::string command;               // every part's build and the link, to re-run by hand
 };
 
+// The build's clangs: those started ahead (as many as it has parts; a surplus one is killed)
+// and the rest started now.
 Compilers start_compilers(const std::string& clang, const BuildOptions& options,
-                          const std::filesystem::path& dir, const std::filesystem::path& object_path,
-                          const ProcessLimits& limits) {
+                          const std::filesystem::path& dir,
+                          std::vector<std::unique_ptr<StartedProcess>> prestarted) {
   Compilers c;
   const int parts = parts_of(options);
+  prestarted.resize(std::min(prestarted.size(), static_cast<size_t>(parts)));
   for (int part = 0; part < parts; ++part) {
-    std::string out =
-        parts == 1 ? object_path.string() : (dir / ("seam_part" + std::to_string(part) + ".bpf.o")).string();
-    std::vector<std::string> argv = {clang};
-    for (const std::string& f : compile_flags(options)) argv.push_back(f);
+    std::string out = part_object(dir, part);
+    std::vector<std::string> argv = clang_from_stdin(clang, options, dir, out);
+    if (static_cast<size_t>(part) < prestarted.size()) {
+      c.running.push_back(std::move(prestarted[static_cast<size_t>(part)]));
+    } else {
+      c.running.push_back(std::make_unique<StartedProcess>(argv, clang_limits(options)));
+    }
+    // The same build from the work dir's files, to re-run by hand.
+    argv.resize(argv.size() - 3);  // not `-x c -`
     if (parts > 1) {
       argv.push_back("-DSEAM_PARTS=" + std::to_string(parts));
       argv.push_back("-DSEAM_PART=" + std::to_string(part));
     }
-    // A crashing clang would otherwise leave a reproducer (source and script) in /tmp.
-    for (const std::string& f : {std::string("-fno-crash-diagnostics"), "-I" + dir.string(),
-                                 std::string("-c"), std::string("-o"), out})
-      argv.push_back(f);
-    std::vector<std::string> from_stdin = argv;
-    from_stdin.insert(from_stdin.end(), {"-x", "c", "-"});
-    c.running.push_back(std::make_unique<StartedProcess>(from_stdin, limits));
-    // The same build from the work dir's files, to re-run by hand.
     argv.push_back((dir / options.source_name).string());
     c.command += (c.command.empty() ? "" : " && ") + shell_quote(argv);
     c.outputs.push_back(out);
   }
   if (parts > 1) {
-    std::vector<std::string> link = {"bpftool", "gen", "object", object_path.string()};
+    std::vector<std::string> link = {"bpftool", "gen", "object", (dir / "seam_program.bpf.o").string()};
     link.insert(link.end(), c.outputs.begin(), c.outputs.end());
     c.command += " && " + shell_quote(link);
   }
@@ -155,8 +104,9 @@ Compilers start_compilers(const std::string& clang, const BuildOptions& options,
 std::optional<ProcessResult> finish_compilers(Compilers& compilers, const BuildOptions& options,
                                               BuildResult& r) {
   auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(options.timeout_ms);
-  const std::string main_file = "#include \"" + options.source_name + "\"\n";
-  for (auto& c : compilers.running) c->send(main_file);
+  for (size_t part = 0; part < compilers.running.size(); ++part)
+    compilers.running[part]->send(
+        main_file(options.source_name, static_cast<int>(part), static_cast<int>(compilers.running.size())));
   std::optional<ProcessResult> failed;
   for (auto& c : compilers.running) {
     auto left =
@@ -191,43 +141,57 @@ BuildResult build_in_work_dir(const std::string& c_source, const BuildOptions& o
   }
   for (const std::string& f : compile_flags(options)) key.add(f);
   key.add("parts=" + std::to_string(parts_of(options)));
-  for (const char* name : kEmbeddedHeaders) key.add(embedded::find(name).value_or(""));
+  for (const char* name : embedded_header_names()) key.add(embedded::find(name).value_or(""));
   r.cache_key = key.hex();
 
+  // The clangs a run started ahead (clang_prestart.hpp), for this build or, on a hit or with
+  // other flags, for none: then killed here, with their dir.
+  std::vector<std::unique_ptr<StartedProcess>> prestarted;
+  std::string prestarted_dir;
+  if (options.prestarted) {
+    prestarted_dir = options.prestarted->dir();
+    bool fits = options.prestarted->fits(clang, options);
+    prestarted = options.prestarted->take();
+    if (!fits) {
+      prestarted.clear();
+      remove_dir(prestarted_dir);
+      prestarted_dir.clear();
+    }
+  }
   ObjectCache cache(options.cache_dir.empty() ? default_cache_dir() : options.cache_dir);
   if (options.use_cache) {
     if (auto hit = cache.load(r.cache_key)) {
+      prestarted.clear();
+      remove_dir(prestarted_dir);
       r.from_cache = true;
       r.object = std::move(*hit);
       return r;
     }
   }
-  r.work_dir = make_work_dir();
+  r.work_dir = prestarted_dir.empty() ? make_work_dir() : prestarted_dir;
   if (r.work_dir.empty()) {
     r.object = Error{"cannot create a build directory under $TMPDIR or /tmp"};
     return r;
   }
   std::filesystem::path dir(r.work_dir);
-  bool written = write_file(dir / options.source_name, c_source);
-  for (const char* name : kEmbeddedHeaders) {
-    auto content = embedded::find(name);
-    if (!content) {
-      r.object = Error{std::string("embedded header missing from this build: ") + name};
+  if (prestarted_dir.empty()) {
+    if (Result<void> headers = write_embedded_headers(dir); !headers) {
+      r.object = headers.failure();
       return r;
     }
-    written = written && write_file(dir / name, bpf_side_header(name, *content));
   }
-  if (!written) {
+  if (!write_file(dir / options.source_name, c_source)) {
     r.object = Error{"cannot write the program into " + r.work_dir};
     return r;
   }
 
-  // clang starts now and reads its main file from standard input: one line that includes the
-  // program, written once kernel_types.h is there. Its process start runs beside the dump. A
-  // program built in parts starts one clang per part, all before the dump.
-  std::filesystem::path object_path = dir / "seam_program.bpf.o";
-  ProcessLimits limits{memory_limit(options), options.cpu_limit_s};
-  Compilers compilers = start_compilers(clang, options, dir, object_path, limits);
+  // clang starts now (unless it was started ahead) and reads its main file from standard input:
+  // one line that includes the program, written once kernel_types.h is there. Its process start
+  // runs beside the dump. A program built in parts starts one clang per part, all before the dump.
+  r.prestarted = static_cast<int>(std::min(prestarted.size(), static_cast<size_t>(parts_of(options))));
+  Compilers compilers = start_compilers(clang, options, dir, std::move(prestarted));
+  std::string object_path =
+      compilers.outputs.size() > 1 ? (dir / "seam_program.bpf.o").string() : compilers.outputs[0];
   r.command = compilers.command;
 
   std::string types = options.kernel_types_header;
@@ -253,12 +217,12 @@ BuildResult build_in_work_dir(const std::string& c_source, const BuildOptions& o
     } else if (!failed->timed_out && failed->exit_code == 126 && r.clang_stderr.empty()) {
       r.object = Error{"cannot set the resource limits for clang"};
     } else {
-      r.object = Error{clang_failure(*failed, r.clang_stderr, limits, options.timeout_ms)};
+      r.object = Error{clang_failure(*failed, r.clang_stderr, clang_limits(options), options.timeout_ms)};
     }
     return r;
   }
   if (compilers.outputs.size() > 1) {
-    if (Result<void> linked = link_bpf_objects(compilers.outputs, object_path.string()); !linked) {
+    if (Result<void> linked = link_bpf_objects(compilers.outputs, object_path); !linked) {
       r.object = linked.failure();
       return r;
     }
@@ -266,7 +230,7 @@ BuildResult build_in_work_dir(const std::string& c_source, const BuildOptions& o
   std::ifstream in(object_path, std::ios::binary);
   std::vector<uint8_t> object((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (object.empty()) {
-    r.object = Error{"clang produced no object at " + object_path.string()};
+    r.object = Error{"clang produced no object at " + object_path};
     return r;
   }
   r.object = std::move(object);
@@ -281,8 +245,7 @@ BuildResult build_in_work_dir(const std::string& c_source, const BuildOptions& o
 BuildResult build_object(const std::string& c_source, const BuildOptions& options) {
   BuildResult r = build_in_work_dir(c_source, options);
   if (!r.work_dir.empty() && !keep_work_dir(options)) {  // failed or not: nothing is left in $TMPDIR
-    std::error_code ec;
-    std::filesystem::remove_all(r.work_dir, ec);
+    remove_dir(r.work_dir);
     r.work_dir.clear();
   }
   return r;

@@ -3,6 +3,7 @@
 // embedded headers and a kernel_types.h from the running kernel's BTF go into a private work
 // directory; clang runs in a child process; errors come back as values. Objects are cached.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,8 @@
 #include "compiler/diag/result.hpp"
 
 namespace seam::build {
+
+class ClangPrestart;
 
 struct BuildOptions {
   // Kernel types the program names (besides kBaseKernelTypes); dumped from the kernel's BTF.
@@ -34,6 +37,9 @@ struct BuildOptions {
   // BuildResult::command can be re-run by hand; $SEAM_KEEP_BUILD_DIR=1 does the same. Otherwise
   // it is removed whatever happened.
   bool keep_work_dir = false;
+  // clangs started ahead of the program (clang_prestart.hpp), taken over when their flags are
+  // this build's and it misses the cache; otherwise killed. Null: the build starts its own.
+  std::shared_ptr<ClangPrestart> prestarted;
 };
 
 // A build's report: the object or why there is none, and what a failed build leaves to show (the
@@ -51,6 +57,7 @@ struct BuildResult {
   std::string work_dir;  // empty once removed (always, unless keep_work_dir)
   bool from_cache = false;
   double compile_ms = 0;  // clang's wall time once its input was ready; 0 on a cache hit
+  int prestarted = 0;     // clangs of BuildOptions::prestarted this build ran
 };
 
 BuildResult build_object(const std::string& c_source, const BuildOptions& options);

@@ -210,14 +210,17 @@ TEST_F(PackRules, OnlyTheOptInRuleSeesASlowSyscallThePackDoesNotName) {
 
 // The whole pack, started cold (empty object cache): its C is built in parts, one clang per CPU
 // that seam may use, at once, and linked into one object (compiler/build/build_object.hpp); the
-// linked object's rules fire as the whole one's do.
+// linked object's rules fire as the whole one's do. Each clang is told its part on standard input
+// (it was started before the program, compiler/build/clang_prestart.hpp): the wrapper logs that
+// with the command line.
 TEST_F(PackRules, TheWholePackStartsColdWithOneClangPerCpuAndItsRulesFire) {
   SEAM_REQUIRE_ROOT();
   const std::string clang = build::find_clang();
   ASSERT_FALSE(clang.empty());
   const std::string log = dir_.path() + "/clang-runs";
-  std::string wrapper =
-      dir_.write("clang", "#!/bin/sh\necho \"$*\" >> " + log + "\nexec " + clang + " \"$@\"\n");
+  std::string wrapper = dir_.write(
+      "clang", "#!/bin/sh\nmain=$(cat)\necho \"$* <<< $(printf '%s' \"$main\" | tr '\\n' ' ')\" >> " + log +
+                   "\nprintf '%s\\n' \"$main\" | exec " + clang + " \"$@\"\n");
   ASSERT_EQ(chmod(wrapper.c_str(), 0755), 0);
   std::vector<std::string> files;
   for (const std::string& path : pack_rule_files())
@@ -242,7 +245,7 @@ TEST_F(PackRules, TheWholePackStartsColdWithOneClangPerCpuAndItsRulesFire) {
   if (parts > 1)
     for (int part = 0; part < parts; ++part) {
       std::string flags =
-          "-DSEAM_PARTS=" + std::to_string(parts) + " -DSEAM_PART=" + std::to_string(part) + " ";
+          "#define SEAM_PARTS " + std::to_string(parts) + " #define SEAM_PART " + std::to_string(part) + " ";
       EXPECT_TRUE(std::any_of(runs.begin(), runs.end(),
                               [&](const std::string& r) { return r.find(flags) != std::string::npos; }))
           << "no clang built part " << part << ": " << ::testing::PrintToString(runs);

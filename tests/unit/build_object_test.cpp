@@ -6,10 +6,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <vector>
 
 #include "compiler/build/build_object.hpp"
+#include "compiler/build/clang_prestart.hpp"
 #include "compiler/build/kernel_types.hpp"
 #include "compiler/build/link_objects.hpp"
 #include "compiler/build/object_cache.hpp"
@@ -432,6 +434,102 @@ TEST(ObjectCache, ADirectoryAnotherUserOwnsIsIgnored) {
   EXPECT_FALSE(cache.store("other", elf));
   ASSERT_EQ(chown(dir.path().c_str(), 0, 0), 0);
   EXPECT_EQ(cache.load("good"), elf);
+}
+
+// This process's children (the clangs a build started and has not reaped).
+size_t children() {
+  size_t n = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    std::string stat = test::read_file(entry.path().string() + "/stat");
+    size_t close = stat.rfind(')');
+    if (close == std::string::npos) continue;
+    int ppid = 0;
+    if (std::sscanf(stat.c_str() + close + 1, " %*c %d", &ppid) == 1 && ppid == getpid()) ++n;
+  }
+  return n;
+}
+
+TEST(ClangPrestart, ItsClangBuildsTheProgramOnACacheMissAndItsDirGoesWithTheBuild) {
+  SKIP_WITHOUT_TOOLS();
+  test::TempDir tmp, cache;
+  setenv("TMPDIR", tmp.path().c_str(), 1);
+  BuildOptions options;
+  options.cache_dir = cache.path();
+  options.prestarted = ClangPrestart::start(1, options);
+  ASSERT_NE(options.prestarted, nullptr);
+  EXPECT_EQ(build_dirs_in(tmp.path()), 1u) << "the headers are written with the clangs started";
+  EXPECT_EQ(children(), 1u);
+  BuildResult built = build_object(kSmallProgram, options);
+  unsetenv("TMPDIR");
+  ASSERT_TRUE(built.object.ok()) << built.object.error() << "\n" << built.clang_stderr;
+  EXPECT_EQ(built.prestarted, 1);
+  EXPECT_FALSE(built.from_cache);
+  EXPECT_EQ(build_dirs_in(tmp.path()), 0u);
+  EXPECT_EQ(children(), 0u);
+  EXPECT_EQ(built.command.find("-x c -"), std::string::npos) << "the command builds from the files";
+}
+
+TEST(ClangPrestart, ACacheHitOrOtherFlagsKillItsClangsUnusedWithTheirDir) {
+  SKIP_WITHOUT_TOOLS();
+  test::TempDir tmp, cache;
+  setenv("TMPDIR", tmp.path().c_str(), 1);
+  BuildOptions options;
+  options.cache_dir = cache.path();
+  ASSERT_TRUE(build_object(kSmallProgram, options).object.ok());
+  options.prestarted = ClangPrestart::start(2, options);
+  ASSERT_NE(options.prestarted, nullptr);
+  BuildResult hit = build_object(kSmallProgram, options);
+  EXPECT_TRUE(hit.from_cache);
+  EXPECT_EQ(hit.prestarted, 0);
+  EXPECT_EQ(children(), 0u) << "killed and reaped at the hit, not when the run ends";
+  EXPECT_EQ(build_dirs_in(tmp.path()), 0u);
+
+  options.prestarted = ClangPrestart::start(1, options);
+  options.extra_flags = {"-DSEAM_OTHER_FLAG"};  // these clangs would build another object
+  BuildResult other = build_object(kSmallProgram, options);
+  unsetenv("TMPDIR");
+  ASSERT_TRUE(other.object.ok()) << other.object.error();
+  EXPECT_FALSE(other.from_cache);
+  EXPECT_EQ(other.prestarted, 0);
+  EXPECT_EQ(children(), 0u);
+  EXPECT_EQ(build_dirs_in(tmp.path()), 0u);
+}
+
+TEST(ClangPrestart, APartWithoutAClangStartsOneAndAClangWithoutAPartIsKilled) {
+  SKIP_WITHOUT_TOOLS();
+  test::TempDir cache;
+  BuildOptions options;
+  options.cache_dir = cache.path();
+  options.use_cache = false;
+  options.parts = 2;
+  options.prestarted = ClangPrestart::start(1, options);
+  BuildResult two = build_object(kTwoPartProgram, options);
+  ASSERT_TRUE(two.object.ok()) << two.object.error() << "\n" << two.clang_stderr;
+  EXPECT_EQ(two.prestarted, 1);
+  bpf_object* obj = bpf_object__open_mem(two.object->data(), two.object->size(), nullptr);
+  ASSERT_NE(obj, nullptr);
+  size_t programs = 0;
+  bpf_program* prog = nullptr;
+  bpf_object__for_each_program(prog, obj)++ programs;
+  bpf_object__close(obj);
+  EXPECT_EQ(programs, 2u) << "each part built its own program";
+
+  options.parts = 1;
+  options.prestarted = ClangPrestart::start(2, options);
+  BuildResult one = build_object(kTwoPartProgram, options);
+  ASSERT_TRUE(one.object.ok()) << one.object.error();
+  EXPECT_EQ(one.prestarted, 1);
+  EXPECT_EQ(children(), 0u);
+}
+
+TEST(ClangPrestart, ItsCountIsThePartsOfTheCTheRuleFilesWouldMake) {
+  unsetenv("SEAM_BUILD_PARTS");
+  EXPECT_EQ(prestart_clangs(0), 1);
+  EXPECT_EQ(prestart_clangs(1500), 1) << "the two-file pair: 1.5 KB of rules, 11 KB of C";
+  EXPECT_EQ(prestart_clangs(15000), build_parts(67000)) << "the default pack: 15 KB of rules, 67 KB of C";
+  setenv("SEAM_BUILD_PARTS", "3", 1);
+  EXPECT_EQ(prestart_clangs(0), 3);
+  unsetenv("SEAM_BUILD_PARTS");
 }
 
 // The temporary name is not predictable and is created with O_EXCL: a link planted where the

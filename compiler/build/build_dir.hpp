@@ -1,0 +1,43 @@
+#pragma once
+// A build's private work directory and the clang command lines that build in it: what
+// build_object and the clangs a run starts ahead of its program (clang_prestart.hpp) share.
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compiler/build/build_object.hpp"
+
+namespace seam::build {
+
+// The headers every generated program may include, embedded in seam (part of the cache key).
+const std::vector<const char*>& embedded_header_names();
+
+// A new private directory under $TMPDIR (or /tmp); empty when none can be made.
+std::string make_work_dir();
+
+bool write_file(const std::filesystem::path& path, std::string_view text);
+
+// The embedded headers, written into `dir` as clang includes them; the error names what failed.
+Result<void> write_embedded_headers(const std::filesystem::path& dir);
+
+// The flags a build compiles with, no path among them (part of the cache key).
+std::vector<std::string> compile_flags(const BuildOptions& options);
+
+// clang's limits for a build: $SEAM_CLANG_MEMORY_MB over the options' memory limit.
+ProcessLimits clang_limits(const BuildOptions& options);
+
+// Where part `part` of a build in `dir` writes its object.
+std::string part_object(const std::filesystem::path& dir, int part);
+
+// A clang that builds its standard input in `dir` into `object`: started before the program is
+// written, it reads one main file naming it (main_file()) once everything is in place.
+std::vector<std::string> clang_from_stdin(const std::string& clang, const BuildOptions& options,
+                                          const std::filesystem::path& dir, const std::string& object);
+
+// What part `part` of `parts` reads from standard input: the part it builds (SEAM_IN_PART,
+// seam_prelude.h), then the program. On the command line instead, the clangs could not be started
+// before the program's size decides how many parts it has.
+std::string main_file(const std::string& source_name, int part, int parts);
+
+}  // namespace seam::build

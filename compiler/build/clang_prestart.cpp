@@ -1,0 +1,51 @@
+#include "compiler/build/clang_prestart.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "compiler/build/build_dir.hpp"
+
+namespace seam::build {
+
+std::shared_ptr<ClangPrestart> ClangPrestart::start(int clangs, const BuildOptions& options) {
+  std::string clang = find_clang();
+  if (clang.empty()) return nullptr;
+  std::shared_ptr<ClangPrestart> p(new ClangPrestart());
+  p->dir_ = make_work_dir();
+  if (p->dir_.empty()) return nullptr;
+  if (!write_embedded_headers(p->dir_)) return nullptr;  // the destructor removes the dir
+  p->clang_ = clang;
+  p->flags_ = compile_flags(options);
+  p->limits_ = clang_limits(options);
+  for (int k = 0; k < std::clamp(clangs, 1, kMaxParts); ++k)
+    p->clangs_.push_back(std::make_unique<StartedProcess>(
+        clang_from_stdin(clang, options, p->dir_, part_object(p->dir_, k)), p->limits_));
+  return p;
+}
+
+ClangPrestart::~ClangPrestart() {
+  clangs_.clear();  // killed and reaped before their dir goes
+  if (!taken_ && !dir_.empty()) {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+}
+
+bool ClangPrestart::fits(const std::string& clang, const BuildOptions& options) const {
+  ProcessLimits limits = clang_limits(options);
+  return !taken_ && clang == clang_ && compile_flags(options) == flags_ &&
+         limits.address_space_bytes == limits_.address_space_bytes &&
+         limits.cpu_seconds == limits_.cpu_seconds;
+}
+
+std::vector<std::unique_ptr<StartedProcess>> ClangPrestart::take() {
+  taken_ = true;
+  return std::move(clangs_);
+}
+
+int prestart_clangs(size_t rule_bytes) {
+  constexpr size_t kCPerRuleByte = 8;
+  return build_parts(rule_bytes * kCPerRuleByte);
+}
+
+}  // namespace seam::build
