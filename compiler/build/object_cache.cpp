@@ -104,6 +104,36 @@ std::optional<std::vector<uint8_t>> ObjectCache::load(const std::string& key) co
 }
 
 Result<void> ObjectCache::store(const std::string& key, const std::vector<uint8_t>& object) const {
+  std::vector<uint8_t> bytes = object;
+  bytes.insert(bytes.end(), key.begin(), key.end());
+  uint32_t len = static_cast<uint32_t>(key.size());
+  for (int i = 0; i < 4; ++i) bytes.push_back(static_cast<uint8_t>(len >> (8 * i)));
+  bytes.insert(bytes.end(), kTrailerMagic, kTrailerMagic + sizeof kTrailerMagic);
+  return write_entry(path_for(key), key.substr(0, 16), bytes);
+}
+
+std::string ObjectCache::read_record(const std::string& name) const {
+  if (unsafe_reason()) return {};
+  int fd = ::open((dir_ + "/" + name + ".record").c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return {};
+  struct stat st {};
+  std::string text;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && !foreign_writer(st) && st.st_size <= 4096) {
+    text.resize(static_cast<size_t>(st.st_size));
+    ssize_t n = ::read(fd, text.data(), text.size());
+    text.resize(n > 0 ? static_cast<size_t>(n) : 0);
+  }
+  ::close(fd);
+  return text;
+}
+
+Result<void> ObjectCache::write_record(const std::string& name, const std::string& text) const {
+  return write_entry(dir_ + "/" + name + ".record", name.substr(0, 16),
+                     std::vector<uint8_t>(text.begin(), text.end()));
+}
+
+Result<void> ObjectCache::write_entry(const std::string& path, const std::string& tmp_tag,
+                                      const std::vector<uint8_t>& bytes) const {
   std::error_code ec;
   if (!std::filesystem::exists(dir_, ec)) {
     std::filesystem::create_directories(dir_, ec);
@@ -116,17 +146,12 @@ Result<void> ObjectCache::store(const std::string& key, const std::vector<uint8_
     return Error{"not writing to the object cache " + dir_ + ": " + *why, ErrorCode::Denied};
   }
   // mkstemp: a fresh name opened with O_EXCL, so a link planted in the cache is never followed.
-  std::string tmp = dir_ + "/.tmp-" + key.substr(0, 16) + "-XXXXXX";
+  std::string tmp = dir_ + "/.tmp-" + tmp_tag + "-XXXXXX";
   int fd = ::mkstemp(tmp.data());
   if (fd < 0)
     return Error{"cannot create a temporary file in " + dir_ + ": " + std::strerror(errno),
                  code_of_errno(errno)};
   ::fchmod(fd, 0644);
-  std::vector<uint8_t> bytes = object;
-  bytes.insert(bytes.end(), key.begin(), key.end());
-  uint32_t len = static_cast<uint32_t>(key.size());
-  for (int i = 0; i < 4; ++i) bytes.push_back(static_cast<uint8_t>(len >> (8 * i)));
-  bytes.insert(bytes.end(), kTrailerMagic, kTrailerMagic + sizeof kTrailerMagic);
   size_t done = 0;
   while (done < bytes.size()) {
     ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
@@ -141,7 +166,7 @@ Result<void> ObjectCache::store(const std::string& key, const std::vector<uint8_
     ::unlink(tmp.c_str());
     return Error{"cannot write " + tmp + ": " + std::strerror(saved_errno), code_of_errno(saved_errno)};
   }
-  if (std::rename(tmp.c_str(), path_for(key).c_str()) != 0) {
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     int err = errno;
     ::unlink(tmp.c_str());
     return Error{"cannot rename " + tmp + ": " + std::strerror(err), code_of_errno(err)};

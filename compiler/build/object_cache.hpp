@@ -37,7 +37,16 @@ class ObjectCache {
   // Why the cache directory is not to be trusted, or nullopt when it is (or does not exist yet).
   std::optional<std::string> unsafe_reason() const;
 
+  // A short text kept beside the objects under `name` (`<name>.record`: start_record.hpp), written
+  // as objects are. Read back empty when missing, too long, or where an object would be ignored.
+  std::string read_record(const std::string& name) const;
+  Result<void> write_record(const std::string& name, const std::string& text) const;
+
  private:
+  // `bytes` at `path` in the cache directory (made if missing), through a fresh temporary file
+  // whose name carries `tmp_tag`.
+  Result<void> write_entry(const std::string& path, const std::string& tmp_tag,
+                           const std::vector<uint8_t>& bytes) const;
   std::string dir_;
 };
 
