@@ -174,6 +174,9 @@ int run(RunFlags& flags) {
     return 2;
   }
   if (flags.compile.paths.empty()) flags.compile.paths.push_back(default_rules_dir());
+  EarlyClang early_clang;  // clang's own start runs beside everything up to the build
+  if (!flags.dry_run && (flags.compile.paths.size() != 1 || !bundle::is_bundle_file(flags.compile.paths[0])))
+    early_clang = start_clang_early(flags.compile.paths);
   flags.compile.toggles = flags.toggles.toggles();
   TracedCommand traced;
   if (!flags.command.empty()) {
@@ -305,7 +308,8 @@ int run(RunFlags& flags) {
     return attach_check(statuses, flags.strict) ? 0 : 1;
   }
   if (!attach_check(statuses, flags.strict)) return 1;
-  runtime::UnitCompileResult unit = driver->build_unit(rules, std::cerr);  // lowering notes, clang's errors
+  runtime::UnitCompileResult unit =
+      driver->build_unit(rules, std::cerr, std::move(early_clang));  // lowering notes, clang's errors
   keep_btf.reset();
   if (!unit.build) return 1;
   // The compile threads' freed memory (kernel BTF, types headers, clang's output) stays resident

@@ -1,6 +1,7 @@
 #include "cli/compile_driver.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <ostream>
 #include <sstream>
@@ -8,6 +9,7 @@
 
 #include "cli/kernel_probes.hpp"
 #include "compiler/build/content_hash.hpp"
+#include "compiler/build/object_cache.hpp"
 #include "compiler/check/check.hpp"
 #include "compiler/diag/render.hpp"
 #include "runtime/run/reload_plan.hpp"
@@ -177,7 +179,8 @@ runtime::UnitCompileResult CompileDriver::unit_result(const std::vector<std::str
   return out;
 }
 
-runtime::UnitCompileResult CompileDriver::build_unit(CompiledRules& all, std::ostream& err) const {
+runtime::UnitCompileResult CompileDriver::build_unit(CompiledRules& all, std::ostream& err,
+                                                     EarlyClang early) const {
   std::ostringstream printed;
   // The kernel's missing probes change the plan only when a rule needs one: lower again then.
   if (all.ok && check::mark_unavailable(all.program, options_.compile.probe_missing) > 0) {
@@ -187,7 +190,9 @@ runtime::UnitCompileResult CompileDriver::build_unit(CompiledRules& all, std::os
     lower_and_generate(all, input, options_.compile.lower, printed);
   }
   build::BuildResult built;
-  if (all.ok) built = build_rules(all, printed);
+  if (all.ok) built = build_rules(all, printed, false, std::move(early.clangs));
+  early.clangs.reset();  // not built: its clangs are killed now
+  if (built.object && early.record) build::keep_record(build::default_cache_dir(), *early.record);
   err << printed.str();
   return unit_result(files_, all, built, printed.str());
 }
@@ -206,6 +211,21 @@ runtime::UnitCompileResult CompileDriver::compile_unit(int* exit_code) const {
   runtime::UnitCompileResult out = unit_result(files, rules, built, err.str());
   if (exit_code) *exit_code = out.build ? 0 : code;
   return out;
+}
+
+EarlyClang start_clang_early(const std::vector<std::string>& paths) {
+  std::vector<std::string> files = runtime::rule_files(paths);
+  size_t bytes = 0;
+  for (const std::string& f : files) {
+    std::error_code ec;
+    uintmax_t size = std::filesystem::file_size(f, ec);
+    if (!ec) bytes += static_cast<size_t>(size);
+  }
+  EarlyClang early;
+  early.record = build::start_record(files);
+  if (!build::recorded(build::default_cache_dir(), *early.record))
+    early.clangs = build::ClangPrestart::start(build::prestart_clangs(bytes), build::BuildOptions{});
+  return early;
 }
 
 CompiledRules compile_rules(const CompileOptions& options, std::ostream& err) {

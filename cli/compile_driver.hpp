@@ -7,13 +7,28 @@
 #include <iosfwd>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/compile_rules.hpp"
+#include "compiler/build/clang_prestart.hpp"
+#include "compiler/build/start_record.hpp"
 #include "runtime/run/unit_build.hpp"
 
 namespace seam::cli {
+
+// The clangs seam run's start runs ahead of its program, and the record of the rule files they
+// are for (compiler/build/start_record.hpp).
+struct EarlyClang {
+  std::shared_ptr<build::ClangPrestart> clangs;  // null: none started
+  std::optional<build::StartRecord> record;
+};
+
+// seam run's start, first thing: unless a start of the rule files under `paths`, as they are now,
+// found its object, clang starts now (compiler/build/clang_prestart.hpp), so that its own start
+// (loading LLVM) runs beside the kernel probes and reading and checking the rules.
+EarlyClang start_clang_early(const std::vector<std::string>& paths);
 
 struct DriverOptions {
   CompileOptions compile;             // paths: the user's files and directories
@@ -50,7 +65,8 @@ class CompileDriver {
   // clang run, one object), from the program compile_all() checked (no file is read or checked
   // again). Rules whose probes this kernel lacks (compile.probe_missing) are left out, lowering
   // again only when there are some.
-  runtime::UnitCompileResult build_unit(CompiledRules& all, std::ostream& err) const;
+  // `early`: clangs started ahead of the program (start_clang_early()), the build's to take.
+  runtime::UnitCompileResult build_unit(CompiledRules& all, std::ostream& err, EarlyClang early = {}) const;
 
   // A reload: every file under the paths collected, read, checked and built again as one unit
   // (a file added or removed is a change too), with the stdlib as read at start. Safe to call

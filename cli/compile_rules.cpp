@@ -10,8 +10,10 @@ std::string clang_error_line(const build::ClangError& e) {
   return e.file + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) + ": error: " + e.message;
 }
 
-build::BuildResult build_rules(const CompiledRules& rules, std::ostream& err, bool portable) {
+build::BuildResult build_rules(const CompiledRules& rules, std::ostream& err, bool portable,
+                               std::shared_ptr<build::ClangPrestart> prestarted) {
   build::BuildOptions options;
+  options.prestarted = std::move(prestarted);
   if (portable) options.extra_flags.push_back("-DSEAM_PORTABLE");
   options.kernel_types = rules.lowered.kernel_types;
   options.source_name = codegen::kGeneratedFile;

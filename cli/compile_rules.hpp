@@ -3,6 +3,7 @@
 // rule files checked, lowered to a probe plan and generated as BPF C with its layout. Building
 // the object (clang) is a separate step: build_rules().
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,8 @@ std::string clang_error_line(const build::ClangError& e);
 // Builds the generated C with clang (cached). Errors are printed to `err` and ok is false.
 // `portable`: for a bundle, which runs on other kernels: its kernel struct reads stay CO-RE
 // relocated (-DSEAM_PORTABLE, bpf-templates/seam_prelude.h); otherwise none is.
-build::BuildResult build_rules(const CompiledRules& rules, std::ostream& err, bool portable = false);
+// `prestarted`: clangs started ahead of the program (compiler/build/clang_prestart.hpp).
+build::BuildResult build_rules(const CompiledRules& rules, std::ostream& err, bool portable = false,
+                               std::shared_ptr<build::ClangPrestart> prestarted = nullptr);
 
 }  // namespace seam::cli

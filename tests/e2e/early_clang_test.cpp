@@ -1,0 +1,80 @@
+// seam run starts clang before it reads its rules when no start of these rule files, as they are
+// now, found its object (compiler/build/start_record.hpp, clang_prestart.hpp): a cold start builds
+// with that clang, a start whose files are as recorded starts none, and one whose files were
+// touched (the same text) finds its object in the cache all the same and is recorded anew.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <utime.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "compiler/build/clang_runner.hpp"
+#include "support/seam_process.hpp"
+#include "support/test_support.hpp"
+
+namespace seam {
+namespace {
+
+// The lines of the wrapper's log: one per clang started.
+std::vector<std::string> clang_starts(const std::string& log) {
+  std::ifstream in(log);
+  std::vector<std::string> runs;
+  for (std::string line; std::getline(in, line);) runs.push_back(line);
+  return runs;
+}
+
+// One start until ready, then stopped, with its output files in a directory of its own under
+// `dir`; false (with seam's words) when it was not ready.
+::testing::AssertionResult start_and_stop(const std::string& dir, const std::string& rules) {
+  static int runs = 0;
+  std::string own = dir + "/run" + std::to_string(++runs);
+  std::filesystem::create_directories(own);
+  test::SeamRun seam(own, {rules, "--listen", "off"});
+  if (!seam.wait_for_notice("ready", "probes attached", std::chrono::seconds(30)))
+    return ::testing::AssertionFailure() << seam.stderr_text();
+  if (int code = seam.stop(); code != 0) return ::testing::AssertionFailure() << "exit " << code;
+  return ::testing::AssertionSuccess();
+}
+
+TEST(EarlyClang, AColdStartBuildsWithItAndAStartOfUnchangedFilesStartsNone) {
+  SEAM_REQUIRE_ROOT();
+  const std::string clang = build::find_clang();
+  ASSERT_FALSE(clang.empty());
+  test::TempDir dir;
+  const std::string log = dir.path() + "/clang-starts";
+  std::string wrapper =
+      dir.write("clang", "#!/bin/sh\necho \"$*\" >> " + log + "\nexec " + clang + " \"$@\"\n");
+  ASSERT_EQ(chmod(wrapper.c_str(), 0755), 0);
+  std::string rules = dir.write("one.seam", "use cuda\nrule sync on cuda.stream_sync alert info \"s\"\n");
+  setenv("SEAM_CLANG", wrapper.c_str(), 1);
+  setenv("SEAM_CACHE_DIR", (dir.path() + "/cache").c_str(), 1);
+
+  EXPECT_TRUE(start_and_stop(dir.path(), rules));  // cold: built by the clang started first thing
+  EXPECT_EQ(clang_starts(log).size(), 1u);
+  EXPECT_TRUE(start_and_stop(dir.path(), rules));  // as recorded: no clang at all
+  EXPECT_EQ(clang_starts(log).size(), 1u) << "a start of unchanged files started clang";
+
+  // The touched start's clang is killed at the cache hit, maybe before its wrapper logged it: at
+  // most one more line, and none at the next start.
+  struct utimbuf touched {
+    2000000, 2000000
+  };
+  ASSERT_EQ(utime(rules.c_str(), &touched), 0);
+  EXPECT_TRUE(start_and_stop(dir.path(), rules));
+  size_t after_touch = clang_starts(log).size();
+  EXPECT_LE(after_touch, 2u);
+  EXPECT_TRUE(start_and_stop(dir.path(), rules));
+  EXPECT_EQ(clang_starts(log).size(), after_touch) << "the touched file was not recorded";
+  unsetenv("SEAM_CLANG");
+  unsetenv("SEAM_CACHE_DIR");
+  size_t objects = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path() + "/cache"))
+    objects += entry.path().extension() == ".o";
+  EXPECT_EQ(objects, 1u) << "one object for the one program: the touched start built none";
+}
+
+}  // namespace
+}  // namespace seam
