@@ -62,10 +62,12 @@ struct BuildResult {
 
 BuildResult build_object(const std::string& c_source, const BuildOptions& options);
 
-// The parts a program of `source_bytes` bytes of C is built in: 1 below kPartsFromBytes (there
-// the second clang's own start costs more than it saves), else one per CPU this process may
-// run on, at most kMaxParts. $SEAM_BUILD_PARTS, when set, is taken as it is (benchmarks, tests).
-inline constexpr size_t kPartsFromBytes = size_t{24} * 1024;
+// The parts a program of `source_bytes` bytes of C is built in: 1 below kPartsFromBytes, else one
+// per CPU this process may run on, at most kMaxParts. $SEAM_BUILD_PARTS, when set, is taken as it
+// is (benchmarks, tests). Below the size, a second clang's start and the link cost about what the
+// halved compile saves, with the clangs started ahead of the program (clang_prestart.hpp; cold
+// starts on two cores, docs/BENCHMARK.md "Clang started first").
+inline constexpr size_t kPartsFromBytes = size_t{8} * 1024;
 inline constexpr int kMaxParts = 4;
 int build_parts(size_t source_bytes);
 
