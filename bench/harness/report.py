@@ -133,11 +133,12 @@ def table(r):
             L.append(f"   bpftrace did not exit within 10 s of SIGTERM in {st['bpftrace']['killed']} of {st['reps']} runs (killed)")
         L.append("   (seam's load+attach is its own figure from the ready notice; the rest of ready is compile and build/cache;")
         L.append("    CPU ms to ready: user+system of all seam's threads, 10 ms ticks, which the load average does not inflate)")
-        for kind in ("warm", "cold"):
+        for kind, what in (("warm", "warm start of the default pack"), ("cold", "cold start of the default pack"),
+                           ("pair_cold", "cold start of gil+malloc")):
             wa = st.get(f"{kind}_against")
             if not wa:
                 continue
-            L.append(f"   {kind} start of the default pack, alternating with {wa['against_seam']} "
+            L.append(f"   {what}, alternating with {wa['against_seam']} "
                      f"({len(wa['this']['samples_ready_ms'])} runs each):")
             for k in ("this", "against"):
                 att = wa[k].get("session_attach_ms")

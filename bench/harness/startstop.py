@@ -136,8 +136,8 @@ def deployment(art, reps, log):
             "image_bytes": size, "image_mb": size / 1e6, "stripped_seam_bytes": binary}
 
 
-def start_against(art, other_seam, reps, log, cold):
-    """The default pack's start with this build and with `other_seam` (another build's seam),
+def start_against(art, other_seam, reps, log, cold, paths=()):
+    """The start of `paths` (none: the default pack) with this build and with `other_seam` (another build's seam),
     alternating run by run, so that both see the same machine: on this VM the load drifts more
     between two bench runs than a few ms of start differ. Warm: each keeps its own warm cache.
     Cold: each run gets a fresh cache dir (no object, no feature cache), as seam_cold_warm's do."""
@@ -147,11 +147,11 @@ def start_against(art, other_seam, reps, log, cold):
     runs = {k: [] for k in seams}
     try:
         for k, seam in caches.items():
-            one_seam_run(types.SimpleNamespace(seam=seams[k]), seam, "seam-warm")  # fills the cache
+            one_seam_run(types.SimpleNamespace(seam=seams[k]), seam, "seam-warm", paths)  # fills the cache
         for rep in range(reps):
             for k, seam in seams.items():
                 cache = tempfile.mkdtemp(prefix=f"seam-bench-ab-cold-{k}-") if cold else caches[k]
-                r = one_seam_run(types.SimpleNamespace(seam=seam), cache, f"seam-{label}", remove_cache=cold)
+                r = one_seam_run(types.SimpleNamespace(seam=seam), cache, f"seam-{label}", paths, remove_cache=cold)
                 runs[k].append(r)
                 log(f"  {label} start, {k} rep {rep + 1}/{reps}: ready {r['ready_s'] * 1e3:7.1f} ms, "
                     f"{r.get('ready_cpu_ms')} ms CPU")
@@ -170,11 +170,12 @@ def measure(art, reps, log, against=None):
     which is what the bpftrace script does too. `against`: another build's seam, whose warm and cold
     starts are timed alternately with this one's (start_against)."""
     out = {}
+    pair = [os.path.join(art.repo, "rules", f) for f in ("gil.seam", "malloc.seam")]
     if against:
         out["warm_against"] = start_against(art, against, 2 * reps, log, cold=False)
         out["cold_against"] = start_against(art, against, reps, log, cold=True)
+        out["pair_cold_against"] = start_against(art, against, 2 * reps, log, cold=True, paths=pair)
     out["seam_cold"], out["seam_warm"], out["libraries"] = seam_cold_warm(art, reps, [], "default pack", log)
-    pair = [os.path.join(art.repo, "rules", f) for f in ("gil.seam", "malloc.seam")]
     out["pair_cold"], out["pair_warm"], libraries = seam_cold_warm(art, reps, pair, "gil+malloc", log)
     out["pair_libraries"] = libraries
     out["bundle_cold"] = bundle_cold(art, reps, log)
