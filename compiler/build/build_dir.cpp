@@ -85,14 +85,22 @@ std::string part_object(const std::filesystem::path& dir, int part) {
   return (dir / ("seam_part" + std::to_string(part) + ".bpf.o")).string();
 }
 
-std::vector<std::string> clang_from_stdin(const std::string& clang, const BuildOptions& options,
-                                          const std::filesystem::path& dir, const std::string& object) {
+std::string linked_object(const std::filesystem::path& dir) {
+  return (dir / "seam_program.bpf.o").string();
+}
+
+std::vector<std::string> clang_argv(const std::string& clang, const BuildOptions& options,
+                                    const std::filesystem::path& dir, const std::string& object) {
   std::vector<std::string> argv = {clang};
   for (const std::string& f : compile_flags(options)) argv.push_back(f);
   // A crashing clang would otherwise leave a reproducer (source and script) in /tmp.
   for (const std::string& f : {std::string("-fno-crash-diagnostics"), "-I" + dir.string(), std::string("-c"),
                                std::string("-o"), object})
     argv.push_back(f);
+  return argv;
+}
+
+std::vector<std::string> reading_stdin(std::vector<std::string> argv) {
   argv.insert(argv.end(), {"-x", "c", "-"});
   return argv;
 }

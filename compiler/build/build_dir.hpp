@@ -27,13 +27,16 @@ std::vector<std::string> compile_flags(const BuildOptions& options);
 // clang's limits for a build: $SEAM_CLANG_MEMORY_MB over the options' memory limit.
 ProcessLimits clang_limits(const BuildOptions& options);
 
-// Where part `part` of a build in `dir` writes its object.
+// Where part `part` of a build in `dir` writes its object, and where the parts are linked.
 std::string part_object(const std::filesystem::path& dir, int part);
+std::string linked_object(const std::filesystem::path& dir);
 
-// A clang that builds its standard input in `dir` into `object`: started before the program is
-// written, it reads one main file naming it (main_file()) once everything is in place.
-std::vector<std::string> clang_from_stdin(const std::string& clang, const BuildOptions& options,
-                                          const std::filesystem::path& dir, const std::string& object);
+// clang's command line for a build in `dir` into `object`, without its input: the command printed
+// to re-run by hand adds the source file; a clang started before the program is written reads it
+// from standard input (reading_stdin()), one main file naming it (main_file()).
+std::vector<std::string> clang_argv(const std::string& clang, const BuildOptions& options,
+                                    const std::filesystem::path& dir, const std::string& object);
+std::vector<std::string> reading_stdin(std::vector<std::string> argv);
 
 // What part `part` of `parts` reads from standard input: the part it builds (SEAM_IN_PART,
 // seam_prelude.h), then the program. On the command line instead, the clangs could not be started

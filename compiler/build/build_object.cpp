@@ -74,14 +74,13 @@ Compilers start_compilers(const std::string& clang, const BuildOptions& options,
   prestarted.resize(std::min(prestarted.size(), static_cast<size_t>(parts)));
   for (int part = 0; part < parts; ++part) {
     std::string out = part_object(dir, part);
-    std::vector<std::string> argv = clang_from_stdin(clang, options, dir, out);
+    std::vector<std::string> argv = clang_argv(clang, options, dir, out);
     if (static_cast<size_t>(part) < prestarted.size()) {
       c.running.push_back(std::move(prestarted[static_cast<size_t>(part)]));
     } else {
-      c.running.push_back(std::make_unique<StartedProcess>(argv, clang_limits(options)));
+      c.running.push_back(std::make_unique<StartedProcess>(reading_stdin(argv), clang_limits(options)));
     }
     // The same build from the work dir's files, to re-run by hand.
-    argv.resize(argv.size() - 3);  // not `-x c -`
     if (parts > 1) {
       argv.push_back("-DSEAM_PARTS=" + std::to_string(parts));
       argv.push_back("-DSEAM_PART=" + std::to_string(part));
@@ -91,7 +90,7 @@ Compilers start_compilers(const std::string& clang, const BuildOptions& options,
     c.outputs.push_back(out);
   }
   if (parts > 1) {
-    std::vector<std::string> link = {"bpftool", "gen", "object", (dir / "seam_program.bpf.o").string()};
+    std::vector<std::string> link = {"bpftool", "gen", "object", linked_object(dir)};
     link.insert(link.end(), c.outputs.begin(), c.outputs.end());
     c.command += " && " + shell_quote(link);
   }
@@ -190,8 +189,7 @@ BuildResult build_in_work_dir(const std::string& c_source, const BuildOptions& o
   // runs beside the dump. A program built in parts starts one clang per part, all before the dump.
   r.prestarted = static_cast<int>(std::min(prestarted.size(), static_cast<size_t>(parts_of(options))));
   Compilers compilers = start_compilers(clang, options, dir, std::move(prestarted));
-  std::string object_path =
-      compilers.outputs.size() > 1 ? (dir / "seam_program.bpf.o").string() : compilers.outputs[0];
+  std::string object_path = compilers.outputs.size() > 1 ? linked_object(dir) : compilers.outputs[0];
   r.command = compilers.command;
 
   std::string types = options.kernel_types_header;

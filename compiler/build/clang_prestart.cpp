@@ -19,7 +19,7 @@ std::shared_ptr<ClangPrestart> ClangPrestart::start(int clangs, const BuildOptio
   p->limits_ = clang_limits(options);
   for (int k = 0; k < std::clamp(clangs, 1, kMaxParts); ++k)
     p->clangs_.push_back(std::make_unique<StartedProcess>(
-        clang_from_stdin(clang, options, p->dir_, part_object(p->dir_, k)), p->limits_));
+        reading_stdin(clang_argv(clang, options, p->dir_, part_object(p->dir_, k))), p->limits_));
   return p;
 }
 
