@@ -3,7 +3,6 @@
 // with that clang, a start whose files are as recorded starts none, and one whose files were
 // touched (the same text) finds its object in the cache all the same and is recorded anew.
 #include <gtest/gtest.h>
-#include <sys/stat.h>
 #include <utime.h>
 
 #include <filesystem>
@@ -45,9 +44,7 @@ TEST(EarlyClang, AColdStartBuildsWithItAndAStartOfUnchangedFilesStartsNone) {
   ASSERT_FALSE(clang.empty());
   test::TempDir dir;
   const std::string log = dir.path() + "/clang-starts";
-  std::string wrapper =
-      dir.write("clang", "#!/bin/sh\necho \"$*\" >> " + log + "\nexec " + clang + " \"$@\"\n");
-  ASSERT_EQ(chmod(wrapper.c_str(), 0755), 0);
+  std::string wrapper = test::write_logging_clang(dir, clang, log);
   std::string rules = dir.write("one.seam", "use cuda\nrule sync on cuda.stream_sync alert info \"s\"\n");
   setenv("SEAM_CLANG", wrapper.c_str(), 1);
   setenv("SEAM_CACHE_DIR", (dir.path() + "/cache").c_str(), 1);

@@ -196,9 +196,7 @@ TEST(LoaderHook, ComesBuiltWithSeamSoAColdStartRunsClangOnceForItsRules) {
   const std::string log = dir.path() + "/clang-runs";
   const std::string clang = build::find_clang();
   ASSERT_FALSE(clang.empty());
-  std::string wrapper =
-      dir.write("clang", "#!/bin/sh\necho \"$*\" >> " + log + "\nexec " + clang + " \"$@\"\n");
-  ASSERT_EQ(chmod(wrapper.c_str(), 0755), 0);
+  std::string wrapper = test::write_logging_clang(dir, clang, log);
   std::string rules = dir.write("one.seam", "use cuda\nrule sync on cuda.stream_sync alert info \"s\"\n");
   setenv("SEAM_CLANG", wrapper.c_str(), 1);
   setenv("SEAM_CACHE_DIR", (dir.path() + "/cache").c_str(), 1);

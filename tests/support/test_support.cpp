@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -101,6 +102,13 @@ std::string read_file(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+std::string write_logging_clang(const TempDir& dir, const std::string& clang, const std::string& log) {
+  std::string script =
+      dir.write("clang", "#!/bin/sh\necho \"$*\" >> " + log + "\nexec " + clang + " \"$@\"\n");
+  chmod(script.c_str(), 0755);
+  return script;
 }
 
 std::vector<std::string> pack_rule_files(const std::string& pack_dir) {

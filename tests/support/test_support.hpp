@@ -37,6 +37,10 @@ class TempDir {
 
 std::string read_file(const std::string& path);
 
+// A script in `dir` that runs `clang` with its arguments after appending them, one line a start,
+// to `log`: for $SEAM_CLANG, to count and read the clangs seam starts.
+std::string write_logging_clang(const TempDir& dir, const std::string& clang, const std::string& log);
+
 // A pack's rule files (the source tree's PACK_DIR/*.seam: rules/ is the default pack,
 // rules-opt-in/ the rules an operator adds to it), sorted.
 std::vector<std::string> pack_rule_files(const std::string& pack_dir = "rules");
