@@ -174,9 +174,6 @@ int run(RunFlags& flags) {
     return 2;
   }
   if (flags.compile.paths.empty()) flags.compile.paths.push_back(default_rules_dir());
-  EarlyClang early_clang;  // clang's own start runs beside everything up to the build
-  if (!flags.dry_run && (flags.compile.paths.size() != 1 || !bundle::is_bundle_file(flags.compile.paths[0])))
-    early_clang = start_clang_early(flags.compile.paths);
   flags.compile.toggles = flags.toggles.toggles();
   TracedCommand traced;
   if (!flags.command.empty()) {
@@ -186,6 +183,12 @@ int run(RunFlags& flags) {
     }
     flags.compile.codegen.target_cgroup = traced.cgroup_id();
   }
+  // clang's own start runs beside everything up to the build. Started after the command's child:
+  // held until the probes attach, that child keeps what seam had open, and a clang's input pipe
+  // held open there would never reach its end.
+  EarlyClang early_clang;
+  if (!flags.dry_run && (flags.compile.paths.size() != 1 || !bundle::is_bundle_file(flags.compile.paths[0])))
+    early_clang = start_clang_early(flags.compile.paths);
   if (flags.pid > 0 && ::kill(flags.pid, 0) != 0 && errno == ESRCH) {
     std::cerr << "seam run: --pid " << flags.pid << ": no such process\n";
     return 2;
