@@ -49,6 +49,11 @@ bool write_file(const std::filesystem::path& path, std::string_view text) {
   return static_cast<bool>(out.flush());
 }
 
+void remove_dir(const std::string& dir) {
+  std::error_code ec;
+  if (!dir.empty()) std::filesystem::remove_all(dir, ec);
+}
+
 Result<void> write_embedded_headers(const std::filesystem::path& dir) {
   for (const char* name : embedded_header_names()) {
     auto content = embedded::find(name);

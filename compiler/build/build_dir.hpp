@@ -18,6 +18,9 @@ std::string make_work_dir();
 
 bool write_file(const std::filesystem::path& path, std::string_view text);
 
+// Removes `dir` and all in it, if it is not empty; errors are ignored (a leftover temp dir).
+void remove_dir(const std::string& dir);
+
 // The embedded headers, written into `dir` as clang includes them; the error names what failed.
 Result<void> write_embedded_headers(const std::filesystem::path& dir);
 

@@ -24,11 +24,6 @@ namespace seam::build {
 
 namespace {
 
-void remove_dir(const std::string& dir) {
-  std::error_code ec;
-  if (!dir.empty()) std::filesystem::remove_all(dir, ec);
-}
-
 bool keep_work_dir(const BuildOptions& options) {
   const char* env = std::getenv("SEAM_KEEP_BUILD_DIR");
   return options.keep_work_dir || (env && *env && std::string_view(env) != "0");
@@ -62,6 +57,7 @@ struct Compilers {
   std::vector<std::unique_ptr<StartedProcess>> running;
   std::vector<std::string> outputs;  // each one's object: the build's own, or the parts' to link
   std::string command;               // every part's build and the link, to re-run by hand
+  int prestarted = 0;                // of `running`, the clangs started ahead
 };
 
 // The build's clangs: those started ahead (as many as it has parts; a surplus one is killed)
@@ -72,6 +68,7 @@ Compilers start_compilers(const std::string& clang, const BuildOptions& options,
   Compilers c;
   const int parts = parts_of(options);
   prestarted.resize(std::min(prestarted.size(), static_cast<size_t>(parts)));
+  c.prestarted = static_cast<int>(prestarted.size());
   for (int part = 0; part < parts; ++part) {
     std::string out = part_object(dir, part);
     std::vector<std::string> argv = clang_argv(clang, options, dir, out);
@@ -143,37 +140,27 @@ BuildResult build_in_work_dir(const std::string& c_source, const BuildOptions& o
   for (const char* name : embedded_header_names()) key.add(embedded::find(name).value_or(""));
   r.cache_key = key.hex();
 
-  // The clangs a run started ahead (clang_prestart.hpp), for this build or, on a hit or with
-  // other flags, for none: then killed here, with their dir.
-  std::vector<std::unique_ptr<StartedProcess>> prestarted;
-  std::string prestarted_dir;
-  if (options.prestarted) {
-    prestarted_dir = options.prestarted->dir();
-    bool fits = options.prestarted->fits(clang, options);
-    prestarted = options.prestarted->take();
-    if (!fits) {
-      prestarted.clear();
-      remove_dir(prestarted_dir);
-      prestarted_dir.clear();
-    }
-  }
+  // The clangs a run started ahead (clang_prestart.hpp), for this build or, on a hit, for none:
+  // then killed here, with their dir.
+  ClangPrestart::Taken prestarted;
+  if (options.prestarted) prestarted = options.prestarted->take(clang, options);
   ObjectCache cache(options.cache_dir.empty() ? default_cache_dir() : options.cache_dir);
   if (options.use_cache) {
     if (auto hit = cache.load(r.cache_key)) {
-      prestarted.clear();
-      remove_dir(prestarted_dir);
+      prestarted.clangs.clear();
+      remove_dir(prestarted.dir);
       r.from_cache = true;
       r.object = std::move(*hit);
       return r;
     }
   }
-  r.work_dir = prestarted_dir.empty() ? make_work_dir() : prestarted_dir;
+  r.work_dir = prestarted.dir.empty() ? make_work_dir() : prestarted.dir;
   if (r.work_dir.empty()) {
     r.object = Error{"cannot create a build directory under $TMPDIR or /tmp"};
     return r;
   }
   std::filesystem::path dir(r.work_dir);
-  if (prestarted_dir.empty()) {
+  if (prestarted.dir.empty()) {
     if (Result<void> headers = write_embedded_headers(dir); !headers) {
       r.object = headers.failure();
       return r;
@@ -187,8 +174,8 @@ BuildResult build_in_work_dir(const std::string& c_source, const BuildOptions& o
   // clang starts now (unless it was started ahead) and reads its main file from standard input:
   // one line that includes the program, written once kernel_types.h is there. Its process start
   // runs beside the dump. A program built in parts starts one clang per part, all before the dump.
-  r.prestarted = static_cast<int>(std::min(prestarted.size(), static_cast<size_t>(parts_of(options))));
-  Compilers compilers = start_compilers(clang, options, dir, std::move(prestarted));
+  Compilers compilers = start_compilers(clang, options, dir, std::move(prestarted.clangs));
+  r.prestarted = compilers.prestarted;
   std::string object_path = compilers.outputs.size() > 1 ? linked_object(dir) : compilers.outputs[0];
   r.command = compilers.command;
 

@@ -1,7 +1,6 @@
 #include "compiler/build/clang_prestart.hpp"
 
 #include <algorithm>
-#include <filesystem>
 
 #include "compiler/build/build_dir.hpp"
 
@@ -25,22 +24,19 @@ std::shared_ptr<ClangPrestart> ClangPrestart::start(int clangs, const BuildOptio
 
 ClangPrestart::~ClangPrestart() {
   clangs_.clear();  // killed and reaped before their dir goes
-  if (!taken_ && !dir_.empty()) {
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-  }
+  if (!taken_) remove_dir(dir_);
 }
 
-bool ClangPrestart::fits(const std::string& clang, const BuildOptions& options) const {
-  ProcessLimits limits = clang_limits(options);
-  return !taken_ && clang == clang_ && compile_flags(options) == flags_ &&
-         limits.address_space_bytes == limits_.address_space_bytes &&
-         limits.cpu_seconds == limits_.cpu_seconds;
-}
-
-std::vector<std::unique_ptr<StartedProcess>> ClangPrestart::take() {
+ClangPrestart::Taken ClangPrestart::take(const std::string& clang, const BuildOptions& options) {
+  if (taken_) return {};
   taken_ = true;
-  return std::move(clangs_);
+  ProcessLimits limits = clang_limits(options);
+  if (clang == clang_ && compile_flags(options) == flags_ &&
+      limits.address_space_bytes == limits_.address_space_bytes && limits.cpu_seconds == limits_.cpu_seconds)
+    return {std::move(clangs_), dir_};
+  clangs_.clear();
+  remove_dir(dir_);
+  return {};
 }
 
 int prestart_clangs(size_t rule_bytes) {

@@ -23,12 +23,14 @@ class ClangPrestart {
   ClangPrestart(const ClangPrestart&) = delete;
   ClangPrestart& operator=(const ClangPrestart&) = delete;
 
-  // Whether these clangs build what a build with `clang` and `options` would (flags and limits).
-  bool fits(const std::string& clang, const BuildOptions& options) const;
-  const std::string& dir() const { return dir_; }
-  // The clangs, taken over by the build: clang k writes part_object(dir(), k). The dir is the
-  // build's from then on.
-  std::vector<std::unique_ptr<StartedProcess>> take();
+  // The clangs and their dir, taken over by a build with `clang` and `options`: clang k writes
+  // part_object(dir, k), and the dir is the build's from then on. Clangs for other flags or
+  // limits are killed, and their dir removed: the build gets none.
+  struct Taken {
+    std::vector<std::unique_ptr<StartedProcess>> clangs;
+    std::string dir;
+  };
+  Taken take(const std::string& clang, const BuildOptions& options);
 
  private:
   ClangPrestart() = default;
