@@ -1,7 +1,6 @@
 #include "cli/compile_driver.hpp"
 
 #include <algorithm>
-#include <filesystem>
 #include <map>
 #include <ostream>
 #include <sstream>
@@ -192,7 +191,8 @@ runtime::UnitCompileResult CompileDriver::build_unit(CompiledRules& all, std::os
   build::BuildResult built;
   if (all.ok) built = build_rules(all, printed, false, std::move(early.clangs));
   early.clangs.reset();  // not built: its clangs are killed now
-  if (built.object && early.record) build::keep_record(build::default_cache_dir(), *early.record);
+  if (built.object && early.record && !early.recorded)
+    build::keep_record(build::default_cache_dir(), *early.record);
   err << printed.str();
   return unit_result(files_, all, built, printed.str());
 }
@@ -214,17 +214,12 @@ runtime::UnitCompileResult CompileDriver::compile_unit(int* exit_code) const {
 }
 
 EarlyClang start_clang_early(const std::vector<std::string>& paths) {
-  std::vector<std::string> files = runtime::rule_files(paths);
-  size_t bytes = 0;
-  for (const std::string& f : files) {
-    std::error_code ec;
-    uintmax_t size = std::filesystem::file_size(f, ec);
-    if (!ec) bytes += static_cast<size_t>(size);
-  }
   EarlyClang early;
-  early.record = build::start_record(files);
-  if (!build::recorded(build::default_cache_dir(), *early.record))
-    early.clangs = build::ClangPrestart::start(build::prestart_clangs(bytes), build::BuildOptions{});
+  early.record = build::start_record(runtime::rule_files(paths));
+  early.recorded = build::recorded(build::default_cache_dir(), *early.record);
+  if (!early.recorded)
+    early.clangs =
+        build::ClangPrestart::start(build::prestart_clangs(early.record->bytes), build::BuildOptions{});
   return early;
 }
 

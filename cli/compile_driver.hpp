@@ -23,6 +23,7 @@ namespace seam::cli {
 struct EarlyClang {
   std::shared_ptr<build::ClangPrestart> clangs;  // null: none started
   std::optional<build::StartRecord> record;
+  bool recorded = false;  // the cache holds `record` as it is: nothing to write after the build
 };
 
 // seam run's start, first thing: unless a start of the rule files under `paths`, as they are now,

@@ -10,9 +10,11 @@ namespace seam::build {
 
 namespace {
 
-std::string identity_of(const std::string& path) {
+// The file's identity for the state; `size` gets its size (0 when it is missing).
+std::string identity_of(const std::string& path, size_t* size = nullptr) {
   struct stat st {};
   if (stat(path.c_str(), &st) != 0) return path + ": missing";
+  if (size) *size = static_cast<size_t>(st.st_size);
   return path + ":" + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + ":" +
          std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." +
          std::to_string(st.st_mtim.tv_nsec);
@@ -22,13 +24,18 @@ std::string identity_of(const std::string& path) {
 
 StartRecord start_record(const std::vector<std::string>& files) {
   ContentHash name, state;
+  StartRecord record;
   name.add("start");
   for (const std::string& f : files) {
+    size_t size = 0;
     name.add(f);
-    state.add(identity_of(f));
+    state.add(identity_of(f, &size));
+    record.bytes += size;
   }
   state.add(identity_of("/proc/self/exe")).add(kernel_btf_identity());
-  return {"start-" + name.hex(), state.hex()};
+  record.name = "start-" + name.hex();
+  record.state = state.hex();
+  return record;
 }
 
 bool recorded(const std::string& cache_dir, const StartRecord& record) {
@@ -36,7 +43,7 @@ bool recorded(const std::string& cache_dir, const StartRecord& record) {
 }
 
 void keep_record(const std::string& cache_dir, const StartRecord& record) {
-  if (!recorded(cache_dir, record)) (void)ObjectCache(cache_dir).write_record(record.name, record.state);
+  (void)ObjectCache(cache_dir).write_record(record.name, record.state);
 }
 
 }  // namespace seam::build

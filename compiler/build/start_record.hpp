@@ -13,6 +13,7 @@ namespace seam::build {
 struct StartRecord {
   std::string name;   // the set of files: their paths
   std::string state;  // what they are now
+  size_t bytes = 0;   // their size together, from the same look at them
 };
 
 // `files`: the rule files of the run, as the compile driver collects them.
@@ -21,8 +22,8 @@ StartRecord start_record(const std::vector<std::string>& files);
 // Whether `cache_dir` holds `record` as it is now (a start with these files found its object).
 bool recorded(const std::string& cache_dir, const StartRecord& record);
 
-// Keeps `record` in `cache_dir` after a start found or built its object; a cache that cannot be
-// written only loses the guess.
+// Writes `record` into `cache_dir` after a start that was not recorded() found or built its
+// object; a cache that cannot be written only loses the guess.
 void keep_record(const std::string& cache_dir, const StartRecord& record);
 
 }  // namespace seam::build

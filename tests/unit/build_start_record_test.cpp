@@ -17,6 +17,7 @@ TEST(StartRecord, AStartIsRecordedUntilAFileOfItChanges) {
   std::string cache = dir.path() + "/cache";
   std::vector<std::string> files = {dir.write("a.seam", "use cuda\n"), dir.write("b.seam", "use python\n")};
   StartRecord record = start_record(files);
+  EXPECT_EQ(record.bytes, 9u + 11u) << "the files' size together";
   EXPECT_FALSE(recorded(cache, record)) << "no cache yet";
   keep_record(cache, record);
   EXPECT_TRUE(recorded(cache, start_record(files)));
