@@ -19,6 +19,7 @@ namespace {
 // After the ELF bytes: the key, its length (4 bytes, little-endian) and this magic.
 constexpr char kTrailerMagic[8] = {'S', 'E', 'A', 'M', 'K', 'E', 'Y', '1'};
 constexpr uint64_t kMaxObjectBytes = 256ull << 20;
+constexpr uint64_t kMaxRecordBytes = 4096;
 
 // Who may have written `st`: nullopt when only seam's own user.
 std::optional<std::string> foreign_writer(const struct stat& st) {
@@ -66,26 +67,9 @@ std::optional<std::vector<uint8_t>> ObjectCache::load(const std::string& key) co
     note_once(dir_, *why);
     return std::nullopt;
   }
-  int fd = ::open(path_for(key).c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
-  struct stat st {};
-  std::vector<uint8_t> bytes;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) <= kMaxObjectBytes) {
-    if (auto why = foreign_writer(st)) {
-      note_once(path_for(key), *why);
-    } else {
-      bytes.resize(static_cast<size_t>(st.st_size));
-      size_t done = 0;
-      while (done < bytes.size()) {
-        ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        done += static_cast<size_t>(n);
-      }
-      bytes.resize(done);
-    }
-  }
-  ::close(fd);
+  std::optional<std::string> foreign;
+  std::vector<uint8_t> bytes = read_entry(path_for(key), kMaxObjectBytes, &foreign);
+  if (foreign) note_once(path_for(key), *foreign);
   // The trailer must name this very key: an entry copied over another is not this object.
   size_t tail = sizeof kTrailerMagic + 4;
   if (bytes.size() < tail + key.size() + 4) return std::nullopt;
@@ -114,17 +98,35 @@ Result<void> ObjectCache::store(const std::string& key, const std::vector<uint8_
 
 std::string ObjectCache::read_record(const std::string& name) const {
   if (unsafe_reason()) return {};
-  int fd = ::open((dir_ + "/" + name + ".record").c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  std::optional<std::string> foreign;
+  std::vector<uint8_t> bytes = read_entry(dir_ + "/" + name + ".record", kMaxRecordBytes, &foreign);
+  return std::string(bytes.begin(), bytes.end());
+}
+
+std::vector<uint8_t> ObjectCache::read_entry(const std::string& path, uint64_t max_bytes,
+                                             std::optional<std::string>* foreign) const {
+  int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) return {};
   struct stat st {};
-  std::string text;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && !foreign_writer(st) && st.st_size <= 4096) {
-    text.resize(static_cast<size_t>(st.st_size));
-    ssize_t n = ::read(fd, text.data(), text.size());
-    text.resize(n > 0 ? static_cast<size_t>(n) : 0);
+  std::vector<uint8_t> bytes;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) <= max_bytes) {
+    *foreign = foreign_writer(st);
+    if (*foreign) {
+      ::close(fd);
+      return {};
+    }
+    bytes.resize(static_cast<size_t>(st.st_size));
+    size_t done = 0;
+    while (done < bytes.size()) {
+      ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      done += static_cast<size_t>(n);
+    }
+    bytes.resize(done);
   }
   ::close(fd);
-  return text;
+  return bytes;
 }
 
 Result<void> ObjectCache::write_record(const std::string& name, const std::string& text) const {

@@ -43,6 +43,11 @@ class ObjectCache {
   Result<void> write_record(const std::string& name, const std::string& text) const;
 
  private:
+  // The bytes of the regular file at `path`, opened without following a link; empty when it is
+  // missing or larger than `max_bytes`, and when another user could have written it (`foreign`
+  // then says how).
+  std::vector<uint8_t> read_entry(const std::string& path, uint64_t max_bytes,
+                                  std::optional<std::string>* foreign) const;
   // `bytes` at `path` in the cache directory (made if missing), through a fresh temporary file
   // whose name carries `tmp_tag`.
   Result<void> write_entry(const std::string& path, const std::string& tmp_tag,
