@@ -174,6 +174,7 @@ int run(RunFlags& flags) {
     return 2;
   }
   if (flags.compile.paths.empty()) flags.compile.paths.push_back(default_rules_dir());
+  const bool bundle_run = flags.compile.paths.size() == 1 && bundle::is_bundle_file(flags.compile.paths[0]);
   flags.compile.toggles = flags.toggles.toggles();
   TracedCommand traced;
   if (!flags.command.empty()) {
@@ -187,8 +188,7 @@ int run(RunFlags& flags) {
   // held until the probes attach, that child keeps what seam had open, and a clang's input pipe
   // held open there would never reach its end.
   EarlyClang early_clang;
-  if (!flags.dry_run && (flags.compile.paths.size() != 1 || !bundle::is_bundle_file(flags.compile.paths[0])))
-    early_clang = start_clang_early(flags.compile.paths);
+  if (!flags.dry_run && !bundle_run) early_clang = start_clang_early(flags.compile.paths);
   if (flags.pid > 0 && ::kill(flags.pid, 0) != 0 && errno == ESRCH) {
     std::cerr << "seam run: --pid " << flags.pid << ": no such process\n";
     return 2;
@@ -205,7 +205,7 @@ int run(RunFlags& flags) {
     }
     sinks.push_back(std::move(*sink));
   }
-  if (flags.compile.paths.size() == 1 && bundle::is_bundle_file(flags.compile.paths[0])) {
+  if (bundle_run) {
     if (flags.pid > 0 || !flags.cgroup.empty()) {
       std::cerr << "seam run: " << flags.compile.paths[0]
                 << ": --pid and --cgroup are compiled into the programs; a bundle runs without them\n";
@@ -248,7 +248,7 @@ int run(RunFlags& flags) {
     std::cerr << "seam run: " << pods.error() << "\n";
     return 2;
   }
-  if (flags.compile.paths.size() == 1 && bundle::is_bundle_file(flags.compile.paths[0])) {
+  if (bundle_run) {
     struct sigaction sa {};
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, nullptr);
