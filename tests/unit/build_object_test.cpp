@@ -255,31 +255,42 @@ size_t build_dirs_in(const std::string& dir) {
   return n;
 }
 
+// Builds whose work dirs go to a $TMPDIR of their own, and whose cache is a dir of its own, for
+// the life of the object: `options` has the cache dir.
+struct PrivateDirs {
+  test::TempDir tmp, cache;
+  BuildOptions options;
+  PrivateDirs() {
+    setenv("TMPDIR", tmp.path().c_str(), 1);
+    options.cache_dir = cache.path();
+  }
+  ~PrivateDirs() { unsetenv("TMPDIR"); }
+  PrivateDirs(const PrivateDirs&) = delete;
+  PrivateDirs& operator=(const PrivateDirs&) = delete;
+};
+
 TEST(BuildObject, AFailedBuildLeavesNoWorkDirBehind) {
   SKIP_WITHOUT_TOOLS();
-  test::TempDir tmp, cache;
-  setenv("TMPDIR", tmp.path().c_str(), 1);
-  BuildOptions options;
-  options.cache_dir = cache.path();
+  PrivateDirs dirs;
+  BuildOptions& options = dirs.options;
   BuildResult broken = build_object("int broken(void) { return 1 +; }\n", options);
   EXPECT_FALSE(broken.object.ok());
   EXPECT_FALSE(broken.errors.empty()) << broken.clang_stderr;
   EXPECT_TRUE(broken.work_dir.empty());
-  EXPECT_EQ(build_dirs_in(tmp.path()), 0u) << "a failed build leaked its directory";
+  EXPECT_EQ(build_dirs_in(dirs.tmp.path()), 0u) << "a failed build leaked its directory";
 
   setenv("SEAM_CLANG", "/bin/false", 1);  // a compiler that fails without a word
   BuildResult failed = build_object(kSmallProgram, options);
   unsetenv("SEAM_CLANG");
   EXPECT_FALSE(failed.object.ok());
   EXPECT_EQ(failed.object.error(), "clang failed (exit 1)");
-  EXPECT_EQ(build_dirs_in(tmp.path()), 0u);
+  EXPECT_EQ(build_dirs_in(dirs.tmp.path()), 0u);
 
   setenv("SEAM_KEEP_BUILD_DIR", "1", 1);  // kept on request, for re-running the command
   BuildResult kept = build_object("int broken(void) { return 1 +; }\n", options);
   unsetenv("SEAM_KEEP_BUILD_DIR");
-  unsetenv("TMPDIR");
   EXPECT_FALSE(kept.work_dir.empty());
-  EXPECT_EQ(build_dirs_in(tmp.path()), 1u);
+  EXPECT_EQ(build_dirs_in(dirs.tmp.path()), 1u);
 }
 
 TEST(BuildObject, ClangRunsUnderMemoryAndTimeLimits) {
@@ -451,30 +462,25 @@ size_t children() {
 
 TEST(ClangPrestart, ItsClangBuildsTheProgramOnACacheMissAndItsDirGoesWithTheBuild) {
   SKIP_WITHOUT_TOOLS();
-  test::TempDir tmp, cache;
-  setenv("TMPDIR", tmp.path().c_str(), 1);
-  BuildOptions options;
-  options.cache_dir = cache.path();
+  PrivateDirs dirs;
+  BuildOptions& options = dirs.options;
   options.prestarted = ClangPrestart::start(1, options);
   ASSERT_NE(options.prestarted, nullptr);
-  EXPECT_EQ(build_dirs_in(tmp.path()), 1u) << "the headers are written with the clangs started";
+  EXPECT_EQ(build_dirs_in(dirs.tmp.path()), 1u) << "the headers are written with the clangs started";
   EXPECT_EQ(children(), 1u);
   BuildResult built = build_object(kSmallProgram, options);
-  unsetenv("TMPDIR");
   ASSERT_TRUE(built.object.ok()) << built.object.error() << "\n" << built.clang_stderr;
   EXPECT_EQ(built.prestarted, 1);
   EXPECT_FALSE(built.from_cache);
-  EXPECT_EQ(build_dirs_in(tmp.path()), 0u);
+  EXPECT_EQ(build_dirs_in(dirs.tmp.path()), 0u);
   EXPECT_EQ(children(), 0u);
   EXPECT_EQ(built.command.find("-x c -"), std::string::npos) << "the command builds from the files";
 }
 
 TEST(ClangPrestart, ACacheHitOrOtherFlagsKillItsClangsUnusedWithTheirDir) {
   SKIP_WITHOUT_TOOLS();
-  test::TempDir tmp, cache;
-  setenv("TMPDIR", tmp.path().c_str(), 1);
-  BuildOptions options;
-  options.cache_dir = cache.path();
+  PrivateDirs dirs;
+  BuildOptions& options = dirs.options;
   ASSERT_TRUE(build_object(kSmallProgram, options).object.ok());
   options.prestarted = ClangPrestart::start(2, options);
   ASSERT_NE(options.prestarted, nullptr);
@@ -482,17 +488,16 @@ TEST(ClangPrestart, ACacheHitOrOtherFlagsKillItsClangsUnusedWithTheirDir) {
   EXPECT_TRUE(hit.from_cache);
   EXPECT_EQ(hit.prestarted, 0);
   EXPECT_EQ(children(), 0u) << "killed and reaped at the hit, not when the run ends";
-  EXPECT_EQ(build_dirs_in(tmp.path()), 0u);
+  EXPECT_EQ(build_dirs_in(dirs.tmp.path()), 0u);
 
   options.prestarted = ClangPrestart::start(1, options);
   options.extra_flags = {"-DSEAM_OTHER_FLAG"};  // these clangs would build another object
   BuildResult other = build_object(kSmallProgram, options);
-  unsetenv("TMPDIR");
   ASSERT_TRUE(other.object.ok()) << other.object.error();
   EXPECT_FALSE(other.from_cache);
   EXPECT_EQ(other.prestarted, 0);
   EXPECT_EQ(children(), 0u);
-  EXPECT_EQ(build_dirs_in(tmp.path()), 0u);
+  EXPECT_EQ(build_dirs_in(dirs.tmp.path()), 0u);
 }
 
 TEST(ClangPrestart, APartWithoutAClangStartsOneAndAClangWithoutAPartIsKilled) {
