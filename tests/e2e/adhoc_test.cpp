@@ -85,7 +85,7 @@ TEST(Adhoc, StdinRulesWithACommandAndTheSummaryAtExit) {
   // Bars per bucket (a busy host may stretch a 20 ms sleep into the next one), and no empty series.
   EXPECT_NE(r.out.find("ms]        "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("|@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|"), std::string::npos) << r.out;
-  EXPECT_EQ(r.out.find("0 values"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find(": 0 values"), std::string::npos) << r.out;
 }
 
 // -c's cgroup is gone when the run ends, though seam dropped the capability that removes it
