@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <mutex>
+#include <vector>
 
 #include "compiler/build/build_object.hpp"
 #include "compiler/codegen/loader_hook_source.hpp"
@@ -146,6 +147,25 @@ void LoaderHook::mark_seen(uint64_t cgroup, std::string_view name) {
 }
 
 void LoaderHook::forget_seen() {
+  // In batches of marks, one system call each (kernel 5.6+): a full map is 16,384 marks. The
+  // batch token of a hash map is a bucket index, smaller than a key.
+  constexpr uint32_t kBatch = 1024;
+  std::vector<SeenKey> keys(kBatch);
+  std::vector<uint8_t> values(kBatch);
+  SeenKey token, next_token;
+  bool first = true;
+  for (;;) {
+    uint32_t count = kBatch;
+    int rc = bpf_map_lookup_and_delete_batch(seen_fd_, first ? nullptr : &token, &next_token, keys.data(),
+                                             values.data(), &count, nullptr);
+    if (rc == 0) {
+      first = false;
+      token = next_token;
+      continue;
+    }
+    if (errno == ENOENT) return;  // the walk reached the last bucket: the map is empty
+    break;  // batches refused (an older kernel) or a bucket over kBatch keys: one key at a time
+  }
   SeenKey key, next;
   // Deleting the key just read restarts the walk at the first key: the map empties either way.
   while (bpf_map_get_next_key(seen_fd_, nullptr, &next) == 0) {
