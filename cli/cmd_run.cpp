@@ -13,6 +13,7 @@
 #include <iostream>
 #include <iterator>
 #include <optional>
+#include <sstream>
 #include <thread>
 
 #include "cli/adhoc_rules.hpp"
@@ -118,6 +119,19 @@ int64_t report_ms(const std::string& text) {
   return static_cast<int64_t>(v * scale);
 }
 
+// What of the command line reaches the generated C, for the start record (start_clang_early): a
+// start with other values compiles however unchanged its files are. A new flag that changes the C
+// belongs here too. -c's cgroup is new at every run, so such a run always starts clang early.
+std::string c_settings(const RunFlags& flags) {
+  std::ostringstream s;
+  s << "pid " << flags.pid << "\ncgroup " << flags.cgroup << "\ncommand cgroup "
+    << flags.compile.codegen.target_cgroup << "\nustack copy " << flags.compile.lower.ustack_copy_bytes
+    << "\n";
+  for (const std::string& rule : flags.toggles.disable) s << "disable " << rule << "\n";
+  for (const std::string& rule : flags.toggles.enable) s << "enable " << rule << "\n";
+  return s.str();
+}
+
 // -e texts and a `-` path become files of a private directory (adhoc_rules.hpp).
 bool add_adhoc_rules(RunFlags& flags, AdhocRules& adhoc) {
   std::vector<std::string> stdlib = check::default_stdlib_dirs();
@@ -188,7 +202,7 @@ int run(RunFlags& flags) {
   // held until the probes attach, that child keeps what seam had open, and a clang's input pipe
   // held open there would never reach its end.
   EarlyClang early_clang;
-  if (!flags.dry_run && !bundle_run) early_clang = start_clang_early(flags.compile.paths);
+  if (!flags.dry_run && !bundle_run) early_clang = start_clang_early(flags.compile, c_settings(flags));
   if (flags.pid > 0 && ::kill(flags.pid, 0) != 0 && errno == ESRCH) {
     std::cerr << "seam run: --pid " << flags.pid << ": no such process\n";
     return 2;

@@ -213,9 +213,12 @@ runtime::UnitCompileResult CompileDriver::compile_unit(int* exit_code) const {
   return out;
 }
 
-EarlyClang start_clang_early(const std::vector<std::string>& paths) {
+EarlyClang start_clang_early(const CompileOptions& compile, const std::string& settings) {
   EarlyClang early;
-  early.record = build::start_record(runtime::rule_files(paths));
+  std::vector<std::string> stdlib_dirs = check::default_stdlib_dirs();
+  stdlib_dirs.insert(stdlib_dirs.end(), compile.extra_stdlib_dirs.begin(), compile.extra_stdlib_dirs.end());
+  early.record =
+      build::start_record(runtime::rule_files(compile.paths), runtime::rule_files(stdlib_dirs), settings);
   early.recorded = build::recorded(build::default_cache_dir(), *early.record);
   if (!early.recorded)
     early.clangs =

@@ -26,10 +26,12 @@ struct EarlyClang {
   bool recorded = false;  // the cache holds `record` as it is: nothing to write after the build
 };
 
-// seam run's start, first thing: unless a start of the rule files under `paths`, as they are now,
-// found its object, clang starts now (compiler/build/clang_prestart.hpp), so that its own start
-// (loading LLVM) runs beside the kernel probes and reading and checking the rules.
-EarlyClang start_clang_early(const std::vector<std::string>& paths);
+// seam run's start, first thing: unless a start of the rule files under `compile.paths` with the
+// same stdlib and `settings`, all as they are now, found its object, clang starts now
+// (compiler/build/clang_prestart.hpp), so that its own start (loading LLVM) runs beside the kernel
+// probes and reading and checking the rules. `settings`: what of the command line reaches the
+// generated C (cmd_run.cpp), as text.
+EarlyClang start_clang_early(const CompileOptions& compile, const std::string& settings);
 
 struct DriverOptions {
   CompileOptions compile;             // paths: the user's files and directories

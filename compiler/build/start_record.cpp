@@ -22,7 +22,8 @@ std::string identity_of(const std::string& path, size_t* size = nullptr) {
 
 }  // namespace
 
-StartRecord start_record(const std::vector<std::string>& files) {
+StartRecord start_record(const std::vector<std::string>& files, const std::vector<std::string>& modules,
+                         const std::string& settings) {
   ContentHash name, state;
   StartRecord record;
   name.add("start");
@@ -32,7 +33,8 @@ StartRecord start_record(const std::vector<std::string>& files) {
     state.add(identity_of(f, &size));
     record.bytes += size;
   }
-  state.add(identity_of("/proc/self/exe")).add(kernel_btf_identity());
+  for (const std::string& m : modules) state.add(identity_of(m));
+  state.add(settings).add(identity_of("/proc/self/exe")).add(kernel_btf_identity());
   record.name = "start-" + name.hex();
   record.state = state.hex();
   return record;

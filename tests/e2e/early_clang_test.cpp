@@ -1,8 +1,10 @@
 // seam run starts clang before it reads its rules when no start of these rule files, as they are
 // now, found its object (compiler/build/start_record.hpp, clang_prestart.hpp): a cold start builds
 // with that clang, a start whose files are as recorded starts none, and one whose files were
-// touched (the same text) finds its object in the cache all the same and is recorded anew.
+// touched (the same text) finds its object in the cache all the same and is recorded anew; one
+// with other flags that change the C starts it early again.
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <utime.h>
 
 #include <filesystem>
@@ -25,13 +27,31 @@ std::vector<std::string> clang_starts(const std::string& log) {
   return runs;
 }
 
+size_t cache_objects(const std::string& cache) {
+  size_t objects = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(cache))
+    objects += entry.path().extension() == ".o";
+  return objects;
+}
+
+// The cache's one start record (its files' state when it was written).
+std::string start_record_text(const std::string& cache) {
+  std::string text;
+  for (const auto& entry : std::filesystem::directory_iterator(cache))
+    if (entry.path().extension() == ".record") text += test::read_file(entry.path().string());
+  return text;
+}
+
 // One start until ready, then stopped, with its output files in a directory of its own under
 // `dir`; false (with seam's words) when it was not ready.
-::testing::AssertionResult start_and_stop(const std::string& dir, const std::string& rules) {
+::testing::AssertionResult start_and_stop(const std::string& dir, const std::string& rules,
+                                          const std::vector<std::string>& flags = {}) {
   static int runs = 0;
   std::string own = dir + "/run" + std::to_string(++runs);
   std::filesystem::create_directories(own);
-  test::SeamRun seam(own, {rules, "--listen", "off"});
+  std::vector<std::string> args = {rules, "--listen", "off"};
+  args.insert(args.end(), flags.begin(), flags.end());
+  test::SeamRun seam(own, args);
   if (!seam.wait_for_notice("ready", "probes attached", std::chrono::seconds(30)))
     return ::testing::AssertionFailure() << seam.stderr_text();
   if (int code = seam.stop(); code != 0) return ::testing::AssertionFailure() << "exit " << code;
@@ -67,10 +87,37 @@ TEST(EarlyClang, AColdStartBuildsWithItAndAStartOfUnchangedFilesStartsNone) {
   EXPECT_EQ(clang_starts(log).size(), after_touch) << "the touched file was not recorded";
   unsetenv("SEAM_CLANG");
   unsetenv("SEAM_CACHE_DIR");
-  size_t objects = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(dir.path() + "/cache"))
-    objects += entry.path().extension() == ".o";
-  EXPECT_EQ(objects, 1u) << "one object for the one program: the touched start built none";
+  EXPECT_EQ(cache_objects(dir.path() + "/cache"), 1u)
+      << "one object for the one program: the touched start built none";
+}
+
+// The command line's part of the C is part of the record: after a recorded start, one with --pid
+// (compiled into every program) builds an object of its own, and is recorded anew; the next start
+// with that --pid starts no clang at all.
+TEST(EarlyClang, AStartWithPidIsRecordedApart) {
+  SEAM_REQUIRE_ROOT();
+  const std::string clang = build::find_clang();
+  ASSERT_FALSE(clang.empty());
+  test::TempDir dir;
+  const std::string log = dir.path() + "/clang-starts";
+  std::string wrapper = test::write_logging_clang(dir, clang, log);
+  std::string rules = dir.write("one.seam", "use cuda\nrule sync on cuda.stream_sync alert info \"s\"\n");
+  const std::string cache = dir.path() + "/cache";
+  setenv("SEAM_CLANG", wrapper.c_str(), 1);
+  setenv("SEAM_CACHE_DIR", cache.c_str(), 1);
+  EXPECT_TRUE(start_and_stop(dir.path(), rules));
+  std::string before = start_record_text(cache);
+  EXPECT_FALSE(before.empty());
+
+  const std::vector<std::string> pid = {"--pid", std::to_string(getpid())};
+  EXPECT_TRUE(start_and_stop(dir.path(), rules, pid));
+  EXPECT_EQ(cache_objects(cache), 2u) << "the --pid start built no object of its own";
+  EXPECT_NE(start_record_text(cache), before) << "the --pid start was taken for the recorded one";
+  size_t starts = clang_starts(log).size();
+  EXPECT_TRUE(start_and_stop(dir.path(), rules, pid));
+  unsetenv("SEAM_CLANG");
+  unsetenv("SEAM_CACHE_DIR");
+  EXPECT_EQ(clang_starts(log).size(), starts) << "a start as recorded started clang";
 }
 
 }  // namespace

@@ -36,6 +36,24 @@ TEST(StartRecord, AStartIsRecordedUntilAFileOfItChanges) {
   EXPECT_NE(start_record({files[0]}).name, start_record(files).name) << "another set of files";
 }
 
+// The stdlib's files and the command line's settings are part of what a start was: a start with
+// either changed compiles other C, however unchanged its rule files are.
+TEST(StartRecord, AStartWithOtherSettingsOrAChangedModuleIsNotRecorded) {
+  test::TempDir dir;
+  std::string cache = dir.path() + "/cache";
+  std::vector<std::string> files = {dir.write("a.seam", "use cuda\n")};
+  std::vector<std::string> modules = {dir.write("stdlib/cuda.seam", "module cuda\n")};
+  keep_record(cache, start_record(files, modules, "pid 0\n"));
+  EXPECT_TRUE(recorded(cache, start_record(files, modules, "pid 0\n")));
+  EXPECT_FALSE(recorded(cache, start_record(files, modules, "pid 42\n")));
+  EXPECT_EQ(start_record(files, modules, "pid 42\n").name, start_record(files, modules, "pid 0\n").name)
+      << "one record per set of rule files, whatever the settings";
+  EXPECT_EQ(start_record(files, modules, "").bytes, 9u) << "the rule files' size only";
+
+  dir.write("stdlib/cuda.seam", "module cuda # changed\n");
+  EXPECT_FALSE(recorded(cache, start_record(files, modules, "pid 0\n")));
+}
+
 TEST(StartRecord, ACacheOthersCanWriteHoldsNoRecord) {
   test::TempDir dir;
   std::vector<std::string> files = {dir.write("a.seam", "use cuda\n")};
