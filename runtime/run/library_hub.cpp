@@ -39,11 +39,13 @@ int LibraryHub::subscribe(const std::vector<plan::LibraryPattern>& patterns, Del
   return id;
 }
 
-int LibraryHub::subscribe_loaders(Deliver deliver_fn) {
-  // glibc's ld-linux-x86-64.so.2 (ld-2.31.so before 2.34), and musl's ld-musl-x86_64.so.1,
-  // which the hook refuses by name of what it lacks.
+const std::vector<plan::LibraryPattern>& loader_patterns() {
   static const std::vector<plan::LibraryPattern> kLoaders = {plan::LibraryPattern{false, "ld-*.so*"}};
-  int id = subscribe(kLoaders, std::move(deliver_fn));
+  return kLoaders;
+}
+
+int LibraryHub::subscribe_loaders(Deliver deliver_fn) {
+  int id = subscribe(loader_patterns(), std::move(deliver_fn));
   entries_[keys_[id]].counted = false;
   return id;
 }

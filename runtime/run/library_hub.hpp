@@ -19,6 +19,10 @@
 
 namespace seam::runtime {
 
+// The dynamic loaders' file names: glibc's ld-linux-x86-64.so.2 (ld-2.31.so before 2.34), and
+// musl's ld-musl-x86_64.so.1, which the hook refuses by name of what it lacks.
+const std::vector<plan::LibraryPattern>& loader_patterns();
+
 class LibraryHub {
  public:
   using Deliver = std::function<void(const discover::LibraryFile&)>;

@@ -2,6 +2,7 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -85,6 +86,7 @@ Result<std::unique_ptr<LoaderHook>> LoaderHook::start(int ring_fd) {
 
 void LoaderHook::follow(LibraryHub& libraries, std::function<void(const std::string&)> warn) {
   libraries_ = &libraries;
+  only_ = libraries.only_pid();
   libraries.on_patterns_added([this] { forget_seen(); });
   subscription_ =
       libraries.subscribe_loaders([this, warn = std::move(warn)](const discover::LibraryFile& loader) {
@@ -125,13 +127,23 @@ Result<bool> LoaderHook::attach(const discover::LibraryFile& loader) {
   // The program finds the process's _r_debug from the probe's address: the same distance as here.
   LIBBPF_OPTS(bpf_uprobe_opts, opts, .bpf_cookie = r_debug - hook[0].address);
   // With --pid only that process: the hook then costs the rest of the host nothing.
-  pid_t only = libraries_ && libraries_->only_pid() ? *libraries_->only_pid() : -1;
   bpf_program* prog = bpf_object__find_program_by_name(obj_, "seam_loader_notice");
-  bpf_link* link =
-      bpf_program__attach_uprobe_opts(prog, only, loader.path_for_attach.c_str(), hook[0].file_offset, &opts);
+  bpf_link* link = bpf_program__attach_uprobe_opts(prog, only_.value_or(-1), loader.path_for_attach.c_str(),
+                                                   hook[0].file_offset, &opts);
   if (!link) return failure("attach the loader hook to " + loader.display_path, errno);
   links_.push_back(link);
   return true;
+}
+
+Result<bool> LoaderHook::attach_own_loader(std::optional<pid_t> only) {
+  only_ = only;
+  discover::LibrarySet own;
+  discover::LibraryScanner(loader_patterns()).scan_process(getpid(), own);
+  if (own.files().empty()) return Error{"seam's own dynamic loader is not in /proc/self/maps"};
+  const discover::LibraryFile& loader = own.files().front();
+  Result<bool> attached = attach(loader);
+  if (!attached) tried_.erase({loader.dev, loader.ino});  // follow() tries it again, and says why not
+  return attached;
 }
 
 void LoaderHook::mark_seen(uint64_t cgroup, std::string_view name) {

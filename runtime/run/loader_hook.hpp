@@ -49,6 +49,12 @@ class LoaderHook {
   // are marked seen. Returns the process, nullopt for bytes that are not a loader notice.
   std::optional<pid_t> on_record(std::span<const uint8_t> bytes);
 
+  // Attaches to the dynamic loader seam itself runs with (found in its own maps) before follow()
+  // finds the others; each file is attached once. `seam run` calls it on the thread that loads
+  // the hook: the first uprobe registered after a quiet spell waits out an RCU grace period
+  // (session.cpp, start_unit), which then passes beside the rules' load instead of before their
+  // uprobes. `only`: LibraryHub::only_pid() (--pid).
+  Result<bool> attach_own_loader(std::optional<pid_t> only);
   // Attaches to one dynamic loader file. An error for a loader without _dl_debug_state and
   // _r_debug (musl's) or one the kernel refuses; each file is tried once.
   Result<bool> attach(const discover::LibraryFile& loader);
@@ -77,6 +83,7 @@ class LoaderHook {
   int seen_fd_ = -1;
   int lost_fd_ = -1;
   uint64_t reported_lost_ = 0;
+  std::optional<pid_t> only_;  // --pid: the hook runs for that process only
   std::set<std::pair<dev_t, ino_t>> tried_;
   std::vector<bpf_link*> links_;
 };

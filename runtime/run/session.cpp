@@ -323,12 +323,17 @@ bool Session::start_unit() {
     return true;
   }
   // The loader hook's program loads beside the unit's (the kernel verifies both at once), and its
-  // uprobe attaches just before the unit's first. Registering a uprobe takes the kernel's
+  // uprobe on seam's own loader attaches there too. Registering a uprobe takes the kernel's
   // dup_mmap_sem for writing, whose first writer after a quiet spell waits out an RCU grace period
-  // (rcu_sync_enter, about 8 ms here); writers right after it do not. The hook attached after the
-  // unit, past that window, waited out a second one in most starts.
+  // (rcu_sync_enter, 8-14 ms here); writers within about a grace period after it do not. So that
+  // wait passes beside the unit's load, not before the unit's uprobes, which follow the load at
+  // once. The hook's other loaders are attached by follow(), before the unit's uprobes.
   if (options_.loader_hook)
-    loader_loading_ = std::async(std::launch::async, [fd = ring_fd_] { return LoaderHook::start(fd); });
+    loader_loading_ = std::async(std::launch::async, [fd = ring_fd_, only = options_.pid] {
+      Result<std::unique_ptr<LoaderHook>> hook = LoaderHook::start(fd);
+      if (hook) (void)(*hook)->attach_own_loader(only);  // a failure: follow() tries again, and says why
+      return hook;
+    });
   std::unique_ptr<UnitBuild> build = std::move(options_.unit);
   unit_name_ = build->path;
   uint32_t tag = new_tag();

@@ -128,6 +128,34 @@ TEST(LoaderHook, NamesWhatAProcessLoadedOnceUntilForgotten) {
   EXPECT_EQ(h.hook->lost(), 0u);
 }
 
+// seam run attaches its own loader on the thread that loads the hook, before follow() (so that
+// the first uprobe's grace-period wait passes beside the rules' load): a process run with that
+// loader is named at once, and the file is attached once however often it is found.
+TEST(LoaderHook, SeamsOwnLoaderAttachesBeforeFollowAndOnce) {
+  SEAM_REQUIRE_ROOT();
+  Hooked h;
+  h.ring = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "seam_events", 0, 0, 1u << 22, nullptr);
+  ASSERT_GE(h.ring, 0);
+  h.reader = std::make_unique<EventReader>(h.ring);
+  ASSERT_TRUE(h.reader->ok()) << h.reader->error();
+  Result<std::unique_ptr<LoaderHook>> hook = LoaderHook::start(h.ring);
+  ASSERT_TRUE(hook) << hook.error();
+  h.hook = std::move(*hook);
+  Result<bool> own = h.hook->attach_own_loader(std::nullopt);
+  ASSERT_TRUE(own) << own.error();
+  EXPECT_TRUE(*own);
+  EXPECT_EQ(h.hook->attached(), 1u);
+  Result<bool> again = h.hook->attach_own_loader(std::nullopt);
+  ASSERT_TRUE(again) << again.error();
+  EXPECT_FALSE(*again) << "attached twice";
+  EXPECT_EQ(h.hook->attached(), 1u);
+
+  test::TempDir dir;
+  std::string lib = dir.path() + "/libcudart.so.12";
+  std::filesystem::copy_file(std::string(SEAM_FIXTURE_DIR) + "/libcudart.so.12", lib);
+  EXPECT_TRUE(has(records_of(*h.reader, run_loading(lib)).names, lib));
+}
+
 // The map of marks is allocated as names are marked; once it is full, the next mark empties it
 // and is kept, so a long run whose cgroups came and went still stops the names it acts on.
 TEST(LoaderHook, AFullMapOfMarksStartsOverAndKeepsTheNewMark) {
