@@ -23,7 +23,7 @@ Command add_compile(CLI::App& parent) {
   add_ustack_copy_option(*app, options->lower);
   return {app, [options, emit, output] {
             // As `seam run` would: a uprobe session where this kernel (and user) has them.
-            options->lower.uprobe_session = runtime::uprobe_session_support().usable;
+            options->lower.uprobe_session = [] { return runtime::uprobe_session_support().usable; };
             CompiledRules rules = compile_rules(*options, std::cerr);
             if (!rules.ok) return 1;
             std::string text;

@@ -189,6 +189,11 @@ int run(RunFlags& flags) {
   }
   if (flags.compile.paths.empty()) flags.compile.paths.push_back(default_rules_dir());
   const bool bundle_run = flags.compile.paths.size() == 1 && bundle::is_bundle_file(flags.compile.paths[0]);
+  // Whether this kernel has uprobe sessions, asked now beside reading and checking the rules:
+  // without the per-boot cache its probe registers a uprobe, which can wait out an RCU grace
+  // period (10-14 ms here) that lowering would otherwise wait for. Lowering asks it again below.
+  std::jthread session_probe;
+  if (!bundle_run) session_probe = std::jthread([] { runtime::uprobe_session_support(); });
   flags.compile.toggles = flags.toggles.toggles();
   TracedCommand traced;
   if (!flags.command.empty()) {
@@ -293,7 +298,7 @@ int run(RunFlags& flags) {
   flags.compile.lower.has_feature = [](plan::Feature f) { return runtime::probe_features().available(f); };
   // take_gil's entry and return as one uprobe session where the kernel has them: a call that finds
   // the GIL free ends at its entry (compiler/lower/uprobe_session.cpp).
-  flags.compile.lower.uprobe_session = runtime::uprobe_session_support().usable;
+  flags.compile.lower.uprobe_session = [] { return runtime::uprobe_session_support().usable; };
   // One driver for the start and every reload: each file is read and checked once, all together
   // as `seam lint` sees them (every diagnostic, also those across files: a route to an output
   // another file declares), then every rule file is lowered, generated and built into one object

@@ -628,7 +628,8 @@ plan::Program Lowerer::run() {
   lower_outputs(input_.rule_files, program.plan);
   lower_scope(input_, options_, program);
   add_tracepoint_fallbacks(program, raw_syscall_sites_);  // every action placed: they copy them
-  if (options_.uprobe_session) use_uprobe_sessions();     // last: it removes return sites
+  if (options_.uprobe_session && options_.uprobe_session())
+    use_uprobe_sessions();  // last: it removes return sites
   describe_map_contents(program);
   std::sort(program.kernel_types.begin(), program.kernel_types.end());
   program.kernel_types.erase(std::unique(program.kernel_types.begin(), program.kernel_types.end()),

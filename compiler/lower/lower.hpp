@@ -39,10 +39,12 @@ struct Options {
   // program that works here is generated; where it is not, the raw tracepoint program carries the
   // perf tracepoint program as its fallback (plan::Attachment::fallback) and the loader chooses.
   std::function<bool(plan::Feature f)> has_feature;
-  // Whether this kernel has uprobe sessions (`seam run` asks runtime/load/uprobe_session_probe.hpp):
-  // spans whose entry can tell that the call will not wait become one session program that ends
-  // them at the entry when it will not (uprobe_session.cpp); false: entry and return probes.
-  bool uprobe_session = false;
+  // Whether this kernel has uprobe sessions (`seam run` asks runtime/load/uprobe_session_probe.hpp,
+  // whose probe may wait out a grace period: asked only when lowering gets there, so that it runs
+  // beside reading and checking the rules): spans whose entry can tell that the call will not wait
+  // become one session program that ends them at the entry when it will not (uprobe_session.cpp);
+  // unset or false: entry and return probes.
+  std::function<bool()> uprobe_session;
 };
 
 struct Input {

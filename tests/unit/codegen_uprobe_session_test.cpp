@@ -21,7 +21,7 @@ size_t attachments_of(const plan::Plan& p, plan::AttachKind kind) {
 
 lower::Options with_sessions() {
   lower::Options o;
-  o.uprobe_session = true;
+  o.uprobe_session = [] { return true; };
   return o;
 }
 
