@@ -58,17 +58,30 @@ std::string start_record_text(const std::string& cache) {
   return ::testing::AssertionSuccess();
 }
 
-TEST(EarlyClang, AColdStartBuildsWithItAndAStartOfUnchangedFilesStartsNone) {
-  SEAM_REQUIRE_ROOT();
-  const std::string clang = build::find_clang();
-  ASSERT_FALSE(clang.empty());
+// One rule file, clang behind a wrapper that logs each start, and a cache of the test's own (the
+// environment seam is started with, unset when the test ends).
+class EarlyClang : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    SEAM_REQUIRE_ROOT();
+    const std::string clang = build::find_clang();
+    ASSERT_FALSE(clang.empty());
+    std::string wrapper = test::write_logging_clang(dir, clang, log);
+    setenv("SEAM_CLANG", wrapper.c_str(), 1);
+    setenv("SEAM_CACHE_DIR", cache.c_str(), 1);
+  }
+  void TearDown() override {
+    unsetenv("SEAM_CLANG");
+    unsetenv("SEAM_CACHE_DIR");
+  }
   test::TempDir dir;
   const std::string log = dir.path() + "/clang-starts";
-  std::string wrapper = test::write_logging_clang(dir, clang, log);
-  std::string rules = dir.write("one.seam", "use cuda\nrule sync on cuda.stream_sync alert info \"s\"\n");
-  setenv("SEAM_CLANG", wrapper.c_str(), 1);
-  setenv("SEAM_CACHE_DIR", (dir.path() + "/cache").c_str(), 1);
+  const std::string cache = dir.path() + "/cache";
+  const std::string rules =
+      dir.write("one.seam", "use cuda\nrule sync on cuda.stream_sync alert info \"s\"\n");
+};
 
+TEST_F(EarlyClang, AColdStartBuildsWithItAndAStartOfUnchangedFilesStartsNone) {
   EXPECT_TRUE(start_and_stop(dir.path(), rules));  // cold: built by the clang started first thing
   EXPECT_EQ(clang_starts(log).size(), 1u);
   EXPECT_TRUE(start_and_stop(dir.path(), rules));  // as recorded: no clang at all
@@ -85,26 +98,13 @@ TEST(EarlyClang, AColdStartBuildsWithItAndAStartOfUnchangedFilesStartsNone) {
   EXPECT_LE(after_touch, 2u);
   EXPECT_TRUE(start_and_stop(dir.path(), rules));
   EXPECT_EQ(clang_starts(log).size(), after_touch) << "the touched file was not recorded";
-  unsetenv("SEAM_CLANG");
-  unsetenv("SEAM_CACHE_DIR");
-  EXPECT_EQ(cache_objects(dir.path() + "/cache"), 1u)
-      << "one object for the one program: the touched start built none";
+  EXPECT_EQ(cache_objects(cache), 1u) << "one object for the one program: the touched start built none";
 }
 
 // The command line's part of the C is part of the record: after a recorded start, one with --pid
 // (compiled into every program) builds an object of its own, and is recorded anew; the next start
 // with that --pid starts no clang at all.
-TEST(EarlyClang, AStartWithPidIsRecordedApart) {
-  SEAM_REQUIRE_ROOT();
-  const std::string clang = build::find_clang();
-  ASSERT_FALSE(clang.empty());
-  test::TempDir dir;
-  const std::string log = dir.path() + "/clang-starts";
-  std::string wrapper = test::write_logging_clang(dir, clang, log);
-  std::string rules = dir.write("one.seam", "use cuda\nrule sync on cuda.stream_sync alert info \"s\"\n");
-  const std::string cache = dir.path() + "/cache";
-  setenv("SEAM_CLANG", wrapper.c_str(), 1);
-  setenv("SEAM_CACHE_DIR", cache.c_str(), 1);
+TEST_F(EarlyClang, AStartWithPidIsRecordedApart) {
   EXPECT_TRUE(start_and_stop(dir.path(), rules));
   std::string before = start_record_text(cache);
   EXPECT_FALSE(before.empty());
@@ -115,8 +115,6 @@ TEST(EarlyClang, AStartWithPidIsRecordedApart) {
   EXPECT_NE(start_record_text(cache), before) << "the --pid start was taken for the recorded one";
   size_t starts = clang_starts(log).size();
   EXPECT_TRUE(start_and_stop(dir.path(), rules, pid));
-  unsetenv("SEAM_CLANG");
-  unsetenv("SEAM_CACHE_DIR");
   EXPECT_EQ(clang_starts(log).size(), starts) << "a start as recorded started clang";
 }
 

@@ -87,8 +87,8 @@ struct Hooked {
   }
 };
 
-// Fills `h` with a ring of `ring_bytes` and the hook attached to at least one loader.
-void hook_up(Hooked& h, uint32_t ring_bytes) {
+// Fills `h` with a ring of `ring_bytes` and the hook loaded, attached to no loader yet.
+void load_hook(Hooked& h, uint32_t ring_bytes) {
   h.ring = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "seam_events", 0, 0, ring_bytes, nullptr);
   ASSERT_GE(h.ring, 0);
   h.reader = std::make_unique<EventReader>(h.ring);
@@ -96,6 +96,11 @@ void hook_up(Hooked& h, uint32_t ring_bytes) {
   Result<std::unique_ptr<LoaderHook>> hook = LoaderHook::start(h.ring);
   ASSERT_TRUE(hook) << hook.error();
   h.hook = std::move(*hook);
+}
+
+// load_hook(), then the hook attached to at least one loader, following the host's.
+void hook_up(Hooked& h, uint32_t ring_bytes) {
+  ASSERT_NO_FATAL_FAILURE(load_hook(h, ring_bytes));
   h.hook->follow(h.libraries, [&h](const std::string& why) { h.warnings.push_back(why); });
   ASSERT_GE(h.hook->attached(), 1u) << (h.warnings.empty() ? "" : h.warnings[0]);
 }
@@ -134,13 +139,7 @@ TEST(LoaderHook, NamesWhatAProcessLoadedOnceUntilForgotten) {
 TEST(LoaderHook, SeamsOwnLoaderAttachesBeforeFollowAndOnce) {
   SEAM_REQUIRE_ROOT();
   Hooked h;
-  h.ring = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "seam_events", 0, 0, 1u << 22, nullptr);
-  ASSERT_GE(h.ring, 0);
-  h.reader = std::make_unique<EventReader>(h.ring);
-  ASSERT_TRUE(h.reader->ok()) << h.reader->error();
-  Result<std::unique_ptr<LoaderHook>> hook = LoaderHook::start(h.ring);
-  ASSERT_TRUE(hook) << hook.error();
-  h.hook = std::move(*hook);
+  ASSERT_NO_FATAL_FAILURE(load_hook(h, 1u << 22));
   Result<bool> own = h.hook->attach_own_loader(std::nullopt);
   ASSERT_TRUE(own) << own.error();
   EXPECT_TRUE(*own);
