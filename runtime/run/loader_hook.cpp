@@ -61,11 +61,12 @@ void LoaderHook::build_ahead() {
   build_hook();  // a failure is reported by start(), which builds again
 }
 
-Result<std::unique_ptr<LoaderHook>> LoaderHook::start(int ring_fd) {
+Result<std::unique_ptr<LoaderHook>> LoaderHook::start(int ring_fd, std::optional<pid_t> only) {
   build::BuildResult built = build_hook();
   if (!built.object)
     return Error{"cannot build the loader hook: " + built.object.error(), built.object.code()};
   std::unique_ptr<LoaderHook> hook(new LoaderHook());
+  hook->only_ = only;
   LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = "seam_loader");
   hook->obj_ = bpf_object__open_mem(built.object->data(), built.object->size(), &opts);
   if (!hook->obj_) return failure("cannot open the loader hook", errno);
@@ -86,7 +87,6 @@ Result<std::unique_ptr<LoaderHook>> LoaderHook::start(int ring_fd) {
 
 void LoaderHook::follow(LibraryHub& libraries, std::function<void(const std::string&)> warn) {
   libraries_ = &libraries;
-  only_ = libraries.only_pid();
   libraries.on_patterns_added([this] { forget_seen(); });
   subscription_ =
       libraries.subscribe_loaders([this, warn = std::move(warn)](const discover::LibraryFile& loader) {
@@ -135,8 +135,7 @@ Result<bool> LoaderHook::attach(const discover::LibraryFile& loader) {
   return true;
 }
 
-Result<bool> LoaderHook::attach_own_loader(std::optional<pid_t> only) {
-  only_ = only;
+Result<bool> LoaderHook::attach_own_loader() {
   discover::LibrarySet own;
   discover::LibraryScanner(loader_patterns()).scan_process(getpid(), own);
   if (own.files().empty()) return Error{"seam's own dynamic loader is not in /proc/self/maps"};

@@ -33,7 +33,9 @@ class LoaderHook {
  public:
   // Builds the program (clang, through the object cache: a hit after the first run) and loads
   // it writing into `ring_fd`. An error names what is missing; the caller carries on without.
-  static Result<std::unique_ptr<LoaderHook>> start(int ring_fd);
+  // `only`: --pid, the one process its uprobes run for (LibraryHub::only_pid() of the hub it
+  // follows); nullopt: every process.
+  static Result<std::unique_ptr<LoaderHook>> start(int ring_fd, std::optional<pid_t> only = std::nullopt);
   // Builds the program into the object cache (nothing when it is there): `seam run` calls it on a
   // thread beside building the rules, so that a cold start's second clang run is off the path to
   // `ready` and start() finds the object built.
@@ -53,8 +55,8 @@ class LoaderHook {
   // finds the others; each file is attached once. `seam run` calls it on the thread that loads
   // the hook: the first uprobe registered after a quiet spell waits out an RCU grace period
   // (session.cpp, start_unit), which then passes beside the rules' load instead of before their
-  // uprobes. `only`: LibraryHub::only_pid() (--pid).
-  Result<bool> attach_own_loader(std::optional<pid_t> only);
+  // uprobes.
+  Result<bool> attach_own_loader();
   // Attaches to one dynamic loader file. An error for a loader without _dl_debug_state and
   // _r_debug (musl's) or one the kernel refuses; each file is tried once.
   Result<bool> attach(const discover::LibraryFile& loader);
@@ -83,7 +85,7 @@ class LoaderHook {
   int seen_fd_ = -1;
   int lost_fd_ = -1;
   uint64_t reported_lost_ = 0;
-  std::optional<pid_t> only_;  // --pid: the hook runs for that process only
+  std::optional<pid_t> only_;  // start()'s `only`
   std::set<std::pair<dev_t, ino_t>> tried_;
   std::vector<bpf_link*> links_;
 };

@@ -187,7 +187,7 @@ void Session::start_loader_hook() {
   Result<std::unique_ptr<LoaderHook>> hook =
       loader_loading_.valid() ? loader_loading_.get()
       : options_.loader_hook
-          ? LoaderHook::start(ring_fd_)
+          ? LoaderHook::start(ring_fd_, options_.pid)
           : Result<std::unique_ptr<LoaderHook>>(
                 Error{"this seam came without a built loader hook, and a bundle run builds none (no clang)"});
   if (!hook) {
@@ -330,8 +330,8 @@ bool Session::start_unit() {
   // once. The hook's other loaders are attached by follow(), before the unit's uprobes.
   if (options_.loader_hook)
     loader_loading_ = std::async(std::launch::async, [fd = ring_fd_, only = options_.pid] {
-      Result<std::unique_ptr<LoaderHook>> hook = LoaderHook::start(fd);
-      if (hook) (void)(*hook)->attach_own_loader(only);  // a failure: follow() tries again, and says why
+      Result<std::unique_ptr<LoaderHook>> hook = LoaderHook::start(fd, only);
+      if (hook) (void)(*hook)->attach_own_loader();  // a failure: follow() tries again, and says why
       return hook;
     });
   std::unique_ptr<UnitBuild> build = std::move(options_.unit);

@@ -140,11 +140,11 @@ TEST(LoaderHook, SeamsOwnLoaderAttachesBeforeFollowAndOnce) {
   SEAM_REQUIRE_ROOT();
   Hooked h;
   ASSERT_NO_FATAL_FAILURE(load_hook(h, 1u << 22));
-  Result<bool> own = h.hook->attach_own_loader(std::nullopt);
+  Result<bool> own = h.hook->attach_own_loader();
   ASSERT_TRUE(own) << own.error();
   EXPECT_TRUE(*own);
   EXPECT_EQ(h.hook->attached(), 1u);
-  Result<bool> again = h.hook->attach_own_loader(std::nullopt);
+  Result<bool> again = h.hook->attach_own_loader();
   ASSERT_TRUE(again) << again.error();
   EXPECT_FALSE(*again) << "attached twice";
   EXPECT_EQ(h.hook->attached(), 1u);
