@@ -99,7 +99,7 @@ Result<void> ObjectCache::store(const std::string& key, const std::vector<uint8_
 std::string ObjectCache::read_record(const std::string& name) const {
   if (unsafe_reason()) return {};
   std::optional<std::string> foreign;
-  std::vector<uint8_t> bytes = read_entry(dir_ + "/" + name + ".record", kMaxRecordBytes, &foreign);
+  std::vector<uint8_t> bytes = read_entry(record_path(name), kMaxRecordBytes, &foreign);
   return std::string(bytes.begin(), bytes.end());
 }
 
@@ -130,8 +130,7 @@ std::vector<uint8_t> ObjectCache::read_entry(const std::string& path, uint64_t m
 }
 
 Result<void> ObjectCache::write_record(const std::string& name, const std::string& text) const {
-  return write_entry(dir_ + "/" + name + ".record", name.substr(0, 16),
-                     std::vector<uint8_t>(text.begin(), text.end()));
+  return write_entry(record_path(name), name.substr(0, 16), std::vector<uint8_t>(text.begin(), text.end()));
 }
 
 Result<void> ObjectCache::write_entry(const std::string& path, const std::string& tmp_tag,

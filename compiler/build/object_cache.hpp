@@ -26,6 +26,7 @@ class ObjectCache {
 
   const std::string& dir() const { return dir_; }
   std::string path_for(const std::string& key) const { return dir_ + "/" + key + ".bpf.o"; }
+  std::string record_path(const std::string& name) const { return dir_ + "/" + name + ".record"; }
 
   // The object stored under `key`, without its key trailer; nullopt when missing, not an
   // object, stored under another key, or when the cache is not safe (see above).
