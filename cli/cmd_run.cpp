@@ -330,6 +330,11 @@ int run(RunFlags& flags) {
     return attach_check(statuses, flags.strict) ? 0 : 1;
   }
   if (!attach_check(statuses, flags.strict)) return 1;
+  // The ring and the loader hook, set up while clang builds (start_ahead.hpp).
+  auto ahead = std::make_unique<runtime::StartAhead>(
+      std::max(flags.compile.lower.ringbuf_bytes, rules.lowered.plan.ringbuf_bytes),
+      flags.pid > 0 ? std::optional<pid_t>(flags.pid) : std::nullopt, true);
+  early_clang.on_first_part = [&ahead] { ahead->attach_loaders(); };
   runtime::UnitCompileResult unit =
       driver->build_unit(rules, std::cerr, std::move(early_clang));  // lowering notes, clang's errors
   keep_btf.reset();
@@ -354,6 +359,7 @@ int run(RunFlags& flags) {
   sigaction(SIGTERM, &sa, nullptr);
   runtime::SessionOptions session;
   session.unit = std::move(unit.build);
+  session.ahead = std::move(ahead);
   session.ringbuf_bytes = flags.compile.lower.ringbuf_bytes;  // also with no units yet
   session.rule_paths = flags.compile.paths;
   session.compile_unit = [driver](const std::string&) { return driver->compile_unit(); };

@@ -189,7 +189,8 @@ runtime::UnitCompileResult CompileDriver::build_unit(CompiledRules& all, std::os
     lower_and_generate(all, input, options_.compile.lower, printed);
   }
   build::BuildResult built;
-  if (all.ok) built = build_rules(all, printed, false, std::move(early.clangs));
+  if (all.ok)
+    built = build_rules(all, printed, false, std::move(early.clangs), std::move(early.on_first_part));
   early.clangs.reset();  // not built: its clangs are killed now
   if (built.object && early.record && !early.recorded)
     build::keep_record(build::default_cache_dir(), *early.record);

@@ -4,6 +4,7 @@
 // the stdlib once, compiles each file from the text it read and hashes that same text, and hands
 // the diagnostics back as values. Every file it reads goes through one check::ReadSource, which
 // a test can replace to count the reads.
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <mutex>
@@ -22,6 +23,8 @@ namespace seam::cli {
 // are for (compiler/build/start_record.hpp).
 struct EarlyClang {
   std::shared_ptr<build::ClangPrestart> clangs;  // null: none started
+  // What the run begins once the first part is built (build::BuildOptions::on_first_part).
+  std::function<void()> on_first_part;
   std::optional<build::StartRecord> record;
   bool recorded = false;  // the cache holds `record` as it is: nothing to write after the build
 };

@@ -11,9 +11,11 @@ std::string clang_error_line(const build::ClangError& e) {
 }
 
 build::BuildResult build_rules(const CompiledRules& rules, std::ostream& err, bool portable,
-                               std::shared_ptr<build::ClangPrestart> prestarted) {
+                               std::shared_ptr<build::ClangPrestart> prestarted,
+                               std::function<void()> on_first_part) {
   build::BuildOptions options;
   options.prestarted = std::move(prestarted);
+  options.on_first_part = std::move(on_first_part);
   if (portable) options.extra_flags.push_back("-DSEAM_PORTABLE");
   options.kernel_types = rules.lowered.kernel_types;
   options.source_name = codegen::kGeneratedFile;

@@ -2,6 +2,7 @@
 // What the compile driver (compile_driver.hpp) takes and gives: the options of a compile, and the
 // rule files checked, lowered to a probe plan and generated as BPF C with its layout. Building
 // the object (clang) is a separate step: build_rules().
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -49,8 +50,10 @@ std::string clang_error_line(const build::ClangError& e);
 // Builds the generated C with clang (cached). Errors are printed to `err` and ok is false.
 // `portable`: for a bundle, which runs on other kernels: its kernel struct reads stay CO-RE
 // relocated (-DSEAM_PORTABLE, bpf-templates/seam_prelude.h); otherwise none is.
-// `prestarted`: clangs started ahead of the program (compiler/build/clang_prestart.hpp).
+// `prestarted`: clangs started ahead of the program (compiler/build/clang_prestart.hpp);
+// `on_first_part`: BuildOptions::on_first_part.
 build::BuildResult build_rules(const CompiledRules& rules, std::ostream& err, bool portable = false,
-                               std::shared_ptr<build::ClangPrestart> prestarted = nullptr);
+                               std::shared_ptr<build::ClangPrestart> prestarted = nullptr,
+                               std::function<void()> on_first_part = {});
 
 }  // namespace seam::cli

@@ -108,6 +108,7 @@ std::optional<ProcessResult> finish_compilers(Compilers& compilers, const BuildO
     auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     ProcessResult run = c->finish("", static_cast<int>(std::max<int64_t>(left.count(), 1)));
+    if (c == compilers.running.front() && options.on_first_part) options.on_first_part();
     for (ClangError& e : parse_clang_errors(run.output))
       if (std::find(r.errors.begin(), r.errors.end(), e) == r.errors.end()) r.errors.push_back(std::move(e));
     if (r.clang_stderr.find(run.output) == std::string::npos) r.clang_stderr += run.output;

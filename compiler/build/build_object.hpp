@@ -3,6 +3,7 @@
 // embedded headers and a kernel_types.h from the running kernel's BTF go into a private work
 // directory; clang runs in a child process; errors come back as values. Objects are cached.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -40,6 +41,11 @@ struct BuildOptions {
   // clangs started ahead of the program (clang_prestart.hpp), taken over when their flags are
   // this build's and it misses the cache; otherwise killed. Null: the build starts its own.
   std::shared_ptr<ClangPrestart> prestarted;
+  // Called once, when the first part's clang (in the order they are waited for) is done, before
+  // the others finish and the parts are linked; never on a cache hit: `seam run` then attaches the loader
+  // hook, whose first uprobe waits out an RCU grace period beside the rest of the build
+  // (runtime/run/start_ahead.hpp).
+  std::function<void()> on_first_part;
 };
 
 // A build's report: the object or why there is none, and what a failed build leaves to show (the

@@ -2,6 +2,7 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include "compiler/build/build_object.hpp"
 #include "compiler/codegen/loader_hook_source.hpp"
 #include "compiler/plan/record_header.hpp"
+#include "runtime/discover/find_libraries.hpp"
 #include "runtime/elf/elf_file.hpp"
 #include "runtime/elf/resolve.hpp"
 #include "runtime/run/loader_record.hpp"
@@ -85,6 +87,20 @@ Result<std::unique_ptr<LoaderHook>> LoaderHook::start(int ring_fd, std::optional
   return hook;
 }
 
+std::future<Result<std::unique_ptr<LoaderHook>>> LoaderHook::start_async(int ring_fd,
+                                                                         std::optional<pid_t> only,
+                                                                         std::shared_future<bool> attach) {
+  // The thread's own copy of the ring's fd: the caller may close its own before the load shares it.
+  int ring = fcntl(ring_fd, F_DUPFD_CLOEXEC, 0);
+  return std::async(std::launch::async, [ring, only, attach = std::move(attach)] {
+    Result<std::unique_ptr<LoaderHook>> hook = start(ring, only);
+    if (ring >= 0) close(ring);
+    bool go = !attach.valid() || attach.get();
+    if (hook && go) (void)(*hook)->attach_start_loaders();  // a failure: follow() tries again, and says why
+    return hook;
+  });
+}
+
 void LoaderHook::follow(LibraryHub& libraries, std::function<void(const std::string&)> warn) {
   libraries_ = &libraries;
   libraries.on_patterns_added([this] { forget_seen(); });
@@ -135,13 +151,24 @@ Result<bool> LoaderHook::attach(const discover::LibraryFile& loader) {
   return true;
 }
 
-Result<bool> LoaderHook::attach_own_loader() {
-  discover::LibrarySet own;
-  discover::LibraryScanner(loader_patterns()).scan_process(getpid(), own);
-  if (own.files().empty()) return Error{"seam's own dynamic loader is not in /proc/self/maps"};
-  const discover::LibraryFile& loader = own.files().front();
-  Result<bool> attached = attach(loader);
-  if (!attached) tried_.erase({loader.dev, loader.ino});  // follow() tries it again, and says why not
+Result<bool> LoaderHook::attach_start_loaders() {
+  discover::Scope scope;
+  scope.pid = getpid();
+  scope.include_system_paths = !only_;
+  std::vector<discover::LibraryFile> loaders = discover::find_libraries(loader_patterns(), scope);
+  if (loaders.empty()) return Error{"no dynamic loader in /proc/self/maps or the system's library folders"};
+  bool attached = false;
+  std::string why;
+  for (const discover::LibraryFile& loader : loaders) {
+    Result<bool> r = attach(loader);
+    if (r) {
+      attached = attached || *r;
+    } else {
+      tried_.erase({loader.dev, loader.ino});  // follow() tries it again, and says why not
+      why = r.error();
+    }
+  }
+  if (!attached && !why.empty()) return Error{why};
   return attached;
 }
 

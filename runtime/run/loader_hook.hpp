@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <memory>
 #include <optional>
 #include <set>
@@ -36,6 +37,11 @@ class LoaderHook {
   // `only`: --pid, the one process its uprobes run for (LibraryHub::only_pid() of the hub it
   // follows); nullopt: every process.
   static Result<std::unique_ptr<LoaderHook>> start(int ring_fd, std::optional<pid_t> only = std::nullopt);
+  // start() and then, once `attach` is ready and true (at once when it is not valid),
+  // attach_start_loaders(), on a thread of their own: what `seam run` waits for when it begins
+  // following libraries (session.cpp, start_ahead.hpp). False: the run ended before, attach none.
+  static std::future<Result<std::unique_ptr<LoaderHook>>> start_async(int ring_fd, std::optional<pid_t> only,
+                                                                      std::shared_future<bool> attach = {});
   // Builds the program into the object cache (nothing when it is there): `seam run` calls it on a
   // thread beside building the rules, so that a cold start's second clang run is off the path to
   // `ready` and start() finds the object built.
@@ -51,12 +57,13 @@ class LoaderHook {
   // are marked seen. Returns the process, nullopt for bytes that are not a loader notice.
   std::optional<pid_t> on_record(std::span<const uint8_t> bytes);
 
-  // Attaches to the dynamic loader seam itself runs with (found in its own maps) before follow()
-  // finds the others; each file is attached once. `seam run` calls it on the thread that loads
-  // the hook: the first uprobe registered after a quiet spell waits out an RCU grace period
-  // (session.cpp, start_unit), which then passes beside the rules' load instead of before their
-  // uprobes.
-  Result<bool> attach_own_loader();
+  // Attaches to the dynamic loader seam itself runs with (found in its own maps) and, unless the
+  // hook runs for one process, to the system's loader files (the library hub's first scan finds
+  // them too), before follow() finds the others; each file is attached once. `seam run` calls it
+  // on the thread that loads the hook: the first uprobe registered after a quiet spell waits out
+  // an RCU grace period (start_ahead.hpp), which then passes beside the end of the build and the
+  // rules' load instead of before their uprobes. False: all were attached before.
+  Result<bool> attach_start_loaders();
   // Attaches to one dynamic loader file. An error for a loader without _dl_debug_state and
   // _r_debug (musl's) or one the kernel refuses; each file is tried once.
   Result<bool> attach(const discover::LibraryFile& loader);

@@ -122,7 +122,14 @@ Result<uint32_t> Session::open_ring() {
   uint32_t bytes = options_.ringbuf_bytes;
   // Lowering grows a unit's ring to hold its largest records (stack copies): never below that.
   if (options_.unit) bytes = std::max(bytes, options_.unit->plan.ringbuf_bytes);
-  ring_fd_ = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "seam_events", 0, 0, bytes, nullptr);
+  if (options_.ahead && options_.ahead->ring_fd() >= 0 && options_.ahead->ring_bytes() >= bytes) {
+    bytes = options_.ahead->ring_bytes();
+    ring_fd_ = options_.ahead->take_ring();
+    options_.ahead->attach_loaders();  // if the build did not already
+    loader_loading_ = options_.ahead->take_hook();
+  }
+  options_.ahead.reset();  // one not taken: its hook detached, its ring closed
+  if (ring_fd_ < 0) ring_fd_ = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "seam_events", 0, 0, bytes, nullptr);
   if (ring_fd_ < 0)
     return Error{"cannot create the ring buffer (" + std::to_string(bytes) +
                  " bytes): " + std::strerror(errno)};
@@ -323,17 +330,14 @@ bool Session::start_unit() {
     return true;
   }
   // The loader hook's program loads beside the unit's (the kernel verifies both at once), and its
-  // uprobe on seam's own loader attaches there too. Registering a uprobe takes the kernel's
-  // dup_mmap_sem for writing, whose first writer after a quiet spell waits out an RCU grace period
-  // (rcu_sync_enter, 8-14 ms here); writers within about a grace period after it do not. So that
-  // wait passes beside the unit's load, not before the unit's uprobes, which follow the load at
-  // once. The hook's other loaders are attached by follow(), before the unit's uprobes.
-  if (options_.loader_hook)
-    loader_loading_ = std::async(std::launch::async, [fd = ring_fd_, only = options_.pid] {
-      Result<std::unique_ptr<LoaderHook>> hook = LoaderHook::start(fd, only);
-      if (hook) (void)(*hook)->attach_own_loader();  // a failure: follow() tries again, and says why
-      return hook;
-    });
+  // uprobe on seam's own loader attaches there too, unless both began while clang built (the run's
+  // StartAhead). Registering a uprobe takes the kernel's dup_mmap_sem for writing, whose first
+  // writer after a quiet spell waits out an RCU grace period (rcu_sync_enter, 8-14 ms here);
+  // writers within about a grace period after it do not. So that wait passes beside the unit's
+  // load (or the build), not before the unit's uprobes, which follow the load at once. The hook's
+  // other loaders are attached by follow(), before the unit's uprobes.
+  if (options_.loader_hook && !loader_loading_.valid())
+    loader_loading_ = LoaderHook::start_async(ring_fd_, options_.pid);
   std::unique_ptr<UnitBuild> build = std::move(options_.unit);
   unit_name_ = build->path;
   uint32_t tag = new_tag();

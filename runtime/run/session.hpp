@@ -12,6 +12,7 @@
 #include "compiler/plan/plan.hpp"
 #include "runtime/identity/pod_directory.hpp"
 #include "runtime/output/sink.hpp"
+#include "runtime/run/start_ahead.hpp"
 #include "runtime/run/unit_build.hpp"
 
 namespace seam::runtime {
@@ -31,6 +32,9 @@ struct SessionOptions {
   // The dynamic loader's hook (loader_hook.hpp) is built with clang at start; a bundle run builds
   // nothing (it may have no clang), so it goes without the hook and says so in a notice.
   bool loader_hook = true;
+  // The ring and the hook set up while the unit was built (start_ahead.hpp): taken over when its
+  // ring is large enough for the unit, else closed and made again. Null: made at start.
+  std::unique_ptr<StartAhead> ahead;
   // Where a reload's compiler output goes (its diagnostics as `seam lint` prints them, and which
   // file failed): the operator's terminal, not an output (cli: stderr). Null: nowhere; the
   // outputs get the reload-failed notice either way.

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <map>
 #include <string>
 #include <vector>
@@ -23,6 +24,7 @@
 #include "runtime/run/loader_hook.hpp"
 #include "runtime/run/loader_record.hpp"
 #include "runtime/run/prebuilt_hook.hpp"
+#include "runtime/run/start_ahead.hpp"
 #include "support/seam_process.hpp"
 #include "support/test_support.hpp"
 
@@ -133,26 +135,72 @@ TEST(LoaderHook, NamesWhatAProcessLoadedOnceUntilForgotten) {
   EXPECT_EQ(h.hook->lost(), 0u);
 }
 
-// seam run attaches its own loader on the thread that loads the hook, before follow() (so that
-// the first uprobe's grace-period wait passes beside the rules' load): a process run with that
-// loader is named at once, and the file is attached once however often it is found.
-TEST(LoaderHook, SeamsOwnLoaderAttachesBeforeFollowAndOnce) {
+// seam run attaches its own loader and the system's on the thread that loads the hook, before
+// follow() (so that the first uprobe's grace-period wait passes beside the end of the build): a
+// process run with seam's loader is named at once, each file is attached once however often it is
+// found, and with --pid only seam's own loader is attached.
+TEST(LoaderHook, StartLoadersAttachBeforeFollowAndOnce) {
   SEAM_REQUIRE_ROOT();
   Hooked h;
   ASSERT_NO_FATAL_FAILURE(load_hook(h, 1u << 22));
-  Result<bool> own = h.hook->attach_own_loader();
-  ASSERT_TRUE(own) << own.error();
-  EXPECT_TRUE(*own);
-  EXPECT_EQ(h.hook->attached(), 1u);
-  Result<bool> again = h.hook->attach_own_loader();
+  Result<bool> first = h.hook->attach_start_loaders();
+  ASSERT_TRUE(first) << first.error();
+  EXPECT_TRUE(*first);
+  size_t links = h.hook->attached();
+  EXPECT_GE(links, 1u);
+  Result<bool> again = h.hook->attach_start_loaders();
   ASSERT_TRUE(again) << again.error();
   EXPECT_FALSE(*again) << "attached twice";
-  EXPECT_EQ(h.hook->attached(), 1u);
+  EXPECT_EQ(h.hook->attached(), links);
+
+  Result<std::unique_ptr<LoaderHook>> one = LoaderHook::start(h.ring, getpid());
+  ASSERT_TRUE(one) << one.error();
+  Result<bool> own = (*one)->attach_start_loaders();
+  ASSERT_TRUE(own) << own.error();
+  EXPECT_EQ((*one)->attached(), 1u) << "a hook for one process attached more than its loader";
 
   test::TempDir dir;
   std::string lib = dir.path() + "/libcudart.so.12";
   std::filesystem::copy_file(std::string(SEAM_FIXTURE_DIR) + "/libcudart.so.12", lib);
   EXPECT_TRUE(has(records_of(*h.reader, run_loading(lib)).names, lib));
+}
+
+// seam run's ring and hook, set up while clang builds: the hook attaches its loaders only once
+// let go (the build's first part is done), then names a process run with seam's loader in the
+// ring the session takes over; one never let go (a failed build) attaches none and closes.
+TEST(StartAhead, TheHookAttachesWhenLetGoAndWritesIntoTheRingTakenOver) {
+  SEAM_REQUIRE_ROOT();
+  std::future<Result<std::unique_ptr<LoaderHook>>> never_let_go;
+  {
+    StartAhead dropped(1u << 16, std::nullopt, true);
+    ASSERT_GE(dropped.ring_fd(), 0);
+    never_let_go = dropped.take_hook();
+  }  // as a failed build leaves it: its ring closed, its hook's thread told to attach nothing
+  Result<std::unique_ptr<LoaderHook>> idle = never_let_go.get();
+  ASSERT_TRUE(idle) << idle.error();
+  EXPECT_EQ((*idle)->attached(), 0u);
+  idle->reset();
+  StartAhead ahead(1u << 22, std::nullopt, true);
+  ASSERT_GE(ahead.ring_fd(), 0);
+  EXPECT_EQ(ahead.ring_bytes(), 1u << 22);
+  std::future<Result<std::unique_ptr<LoaderHook>>> loading = ahead.take_hook();
+  ASSERT_TRUE(loading.valid());
+  ahead.attach_loaders();
+  ahead.attach_loaders();  // a second go changes nothing
+  Result<std::unique_ptr<LoaderHook>> hook = loading.get();
+  ASSERT_TRUE(hook) << hook.error();
+  EXPECT_GE((*hook)->attached(), 1u);
+
+  int ring = ahead.take_ring();
+  EXPECT_EQ(ahead.ring_fd(), -1);
+  EventReader reader(ring);
+  ASSERT_TRUE(reader.ok()) << reader.error();
+  test::TempDir dir;
+  std::string lib = dir.path() + "/libcudart.so.12";
+  std::filesystem::copy_file(std::string(SEAM_FIXTURE_DIR) + "/libcudart.so.12", lib);
+  EXPECT_TRUE(has(records_of(reader, run_loading(lib)).names, lib));
+  hook->reset();
+  close(ring);
 }
 
 // The map of marks is allocated as names are marked; once it is full, the next mark empties it

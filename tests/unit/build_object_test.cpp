@@ -190,6 +190,29 @@ TEST(BuildObject, PartsBuiltAtOnceLinkIntoOneObjectWithTheirCommandAndTheirOwnCa
   EXPECT_EQ(whole.command.find("SEAM_PART"), std::string::npos) << whole.command;
 }
 
+// seam run attaches the loader hook once the first part is built (runtime/run/start_ahead.hpp):
+// a build that runs clang says so once, whatever its parts, and a cache hit, which runs none,
+// does not.
+TEST(BuildObject, TheFirstPartBuiltIsToldOnceAndACacheHitTellsNothing) {
+  SKIP_WITHOUT_TOOLS();
+  test::TempDir dir;
+  int told = 0;
+  BuildOptions options;
+  options.cache_dir = dir.path();
+  options.on_first_part = [&told] { ++told; };
+  for (int parts : {2, 1}) {
+    told = 0;
+    options.parts = parts;
+    BuildResult built = build_object(kTwoPartProgram, options);
+    ASSERT_TRUE(built.object.ok()) << built.object.error() << "\n" << built.clang_stderr;
+    ASSERT_FALSE(built.from_cache);
+    EXPECT_EQ(told, 1) << parts << " parts";
+    BuildResult hit = build_object(kTwoPartProgram, options);
+    ASSERT_TRUE(hit.from_cache);
+    EXPECT_EQ(told, 1) << "a cache hit built nothing";
+  }
+}
+
 TEST(LinkObjects, AnInputThatIsNoBpfObjectIsRefusedByName) {
   test::TempDir dir;
   std::string bogus = dir.write("part0.bpf.o", "not an ELF file");
