@@ -125,10 +125,12 @@ Result<uint32_t> Session::open_ring() {
   if (options_.ahead && options_.ahead->ring_fd() >= 0 && options_.ahead->ring_bytes() >= bytes) {
     bytes = options_.ahead->ring_bytes();
     ring_fd_ = options_.ahead->take_ring();
-    options_.ahead->attach_loaders();  // if the build did not already
-    loader_loading_ = options_.ahead->take_hook();
+    if (options_.loader_hook) {
+      options_.ahead->attach_loaders();  // if the build did not already
+      loader_loading_ = options_.ahead->take_hook();
+    }
   }
-  options_.ahead.reset();  // one not taken: its hook detached, its ring closed
+  options_.ahead.reset();  // what was not taken (its hook, its ring) is closed
   if (ring_fd_ < 0) ring_fd_ = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "seam_events", 0, 0, bytes, nullptr);
   if (ring_fd_ < 0)
     return Error{"cannot create the ring buffer (" + std::to_string(bytes) +
