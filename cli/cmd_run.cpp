@@ -330,10 +330,10 @@ int run(RunFlags& flags) {
     return attach_check(statuses, flags.strict) ? 0 : 1;
   }
   if (!attach_check(statuses, flags.strict)) return 1;
-  // The ring and the loader hook, set up while clang builds (start_ahead.hpp).
+  // The ring and the loader hook, set up while clang builds (start_ahead.hpp). Lowering sized the
+  // ring: --ringbuf-size, or more for the largest records.
   auto ahead = std::make_unique<runtime::StartAhead>(
-      std::max(flags.compile.lower.ringbuf_bytes, rules.lowered.plan.ringbuf_bytes),
-      flags.pid > 0 ? std::optional<pid_t>(flags.pid) : std::nullopt, true);
+      rules.lowered.plan.ringbuf_bytes, flags.pid > 0 ? std::optional<pid_t>(flags.pid) : std::nullopt);
   early_clang.on_first_part = [&ahead] { ahead->attach_loaders(); };
   runtime::UnitCompileResult unit =
       driver->build_unit(rules, std::cerr, std::move(early_clang));  // lowering notes, clang's errors

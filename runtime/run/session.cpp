@@ -5,8 +5,6 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include <bpf/bpf.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -131,7 +129,7 @@ Result<uint32_t> Session::open_ring() {
     }
   }
   options_.ahead.reset();  // what was not taken (its hook, its ring) is closed
-  if (ring_fd_ < 0) ring_fd_ = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "seam_events", 0, 0, bytes, nullptr);
+  if (ring_fd_ < 0) ring_fd_ = create_event_ring(bytes);
   if (ring_fd_ < 0)
     return Error{"cannot create the ring buffer (" + std::to_string(bytes) +
                  " bytes): " + std::strerror(errno)};
@@ -334,7 +332,7 @@ bool Session::start_unit() {
   // The loader hook's program loads beside the unit's (the kernel verifies both at once), and its
   // uprobe on seam's own loader attaches there too, unless both began while clang built (the run's
   // StartAhead). Registering a uprobe takes the kernel's dup_mmap_sem for writing, whose first
-  // writer after a quiet spell waits out an RCU grace period (rcu_sync_enter, 8-14 ms here);
+  // writer after a quiet spell waits out an RCU grace period (rcu_sync_enter, 8-20 ms here);
   // writers within about a grace period after it do not. So that wait passes beside the unit's
   // load (or the build), not before the unit's uprobes, which follow the load at once. The hook's
   // other loaders are attached by follow(), before the unit's uprobes.

@@ -6,11 +6,15 @@
 
 namespace seam::runtime {
 
-StartAhead::StartAhead(uint32_t ring_bytes, std::optional<pid_t> only, bool loader_hook) {
-  ring_fd_ = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "seam_events", 0, 0, ring_bytes, nullptr);
+int create_event_ring(uint32_t bytes) {
+  return bpf_map_create(BPF_MAP_TYPE_RINGBUF, "seam_events", 0, 0, bytes, nullptr);
+}
+
+StartAhead::StartAhead(uint32_t ring_bytes, std::optional<pid_t> only) {
+  ring_fd_ = create_event_ring(ring_bytes);
   if (ring_fd_ < 0) return;
   ring_bytes_ = ring_bytes;
-  if (loader_hook) hook_ = LoaderHook::start_async(ring_fd_, only, attach_.get_future().share());
+  hook_ = LoaderHook::start_async(ring_fd_, only, attach_.get_future().share());
 }
 
 StartAhead::~StartAhead() {

@@ -22,11 +22,15 @@
 
 namespace seam::runtime {
 
+// The run's one ring buffer ("seam_events", which every object and the hook share): its fd, or
+// -1 with errno set.
+int create_event_ring(uint32_t bytes);
+
 class StartAhead {
  public:
-  // The ring of `ring_bytes` and, with `loader_hook`, the hook loading on it. Never fails: without
-  // a ring nothing is held, and the session makes its own and says why. `only`: --pid.
-  StartAhead(uint32_t ring_bytes, std::optional<pid_t> only, bool loader_hook);
+  // The ring of `ring_bytes` and the hook loading on it. Never fails: without a ring nothing is
+  // held, and the session makes its own and says why. `only`: --pid.
+  StartAhead(uint32_t ring_bytes, std::optional<pid_t> only);
   // Waits for the hook's thread, which attaches nothing unless it was let go, and closes what the
   // session did not take.
   ~StartAhead();
@@ -41,7 +45,7 @@ class StartAhead {
   uint32_t ring_bytes() const { return ring_bytes_; }
   int take_ring();
   // The hook, loading on the ring and attaching once attach_loaders() was called (not valid():
-  // none started).
+  // no ring, so none started, or taken already).
   std::future<Result<std::unique_ptr<LoaderHook>>> take_hook() { return std::move(hook_); }
 
  private:

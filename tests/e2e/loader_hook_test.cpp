@@ -1,11 +1,9 @@
 // The dynamic loader's hook against the real ld.so: a process's libraries are named once it
 // has mapped them (at start and at dlopen, not before), names marked seen are not sent again
 // for the same cgroup, and forgetting makes them new.
-#include <bpf/bpf.h>
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
-#include <linux/bpf.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -91,7 +89,7 @@ struct Hooked {
 
 // Fills `h` with a ring of `ring_bytes` and the hook loaded, attached to no loader yet.
 void load_hook(Hooked& h, uint32_t ring_bytes) {
-  h.ring = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "seam_events", 0, 0, ring_bytes, nullptr);
+  h.ring = create_event_ring(ring_bytes);
   ASSERT_GE(h.ring, 0);
   h.reader = std::make_unique<EventReader>(h.ring);
   ASSERT_TRUE(h.reader->ok()) << h.reader->error();
@@ -172,7 +170,7 @@ TEST(StartAhead, TheHookAttachesWhenLetGoAndWritesIntoTheRingTakenOver) {
   SEAM_REQUIRE_ROOT();
   std::future<Result<std::unique_ptr<LoaderHook>>> never_let_go;
   {
-    StartAhead dropped(1u << 16, std::nullopt, true);
+    StartAhead dropped(1u << 16, std::nullopt);
     ASSERT_GE(dropped.ring_fd(), 0);
     never_let_go = dropped.take_hook();
   }  // as a failed build leaves it: its ring closed, its hook's thread told to attach nothing
@@ -180,7 +178,7 @@ TEST(StartAhead, TheHookAttachesWhenLetGoAndWritesIntoTheRingTakenOver) {
   ASSERT_TRUE(idle) << idle.error();
   EXPECT_EQ((*idle)->attached(), 0u);
   idle->reset();
-  StartAhead ahead(1u << 22, std::nullopt, true);
+  StartAhead ahead(1u << 22, std::nullopt);
   ASSERT_GE(ahead.ring_fd(), 0);
   EXPECT_EQ(ahead.ring_bytes(), 1u << 22);
   std::future<Result<std::unique_ptr<LoaderHook>>> loading = ahead.take_hook();
