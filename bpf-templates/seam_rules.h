@@ -97,6 +97,12 @@ SEAM_SHARED __u64 seam_metric_zero[2 + SEAM_HIST_BUCKETS];
  * what an operator asked about, and reporting them would feed back into the output. */
 SEAM_SHARED const volatile __u64 seam_self_tgid = 0;
 
+/* `seam run --pid` and `-c`: the process, or the cgroup, that programs built for one test against
+ * (plan::Plan::target_tgid, target_cgroup), set by the loader. Constants, not text of the C: an
+ * object serves a run for any pid and every `-c` command's new cgroup. */
+SEAM_SHARED const volatile __u64 seam_target_tgid = 0;
+SEAM_SHARED const volatile __u64 seam_target_cgroup = 0;
+
 /* Per-thread values in task-local storage (lower/task_storage.hpp): found from the current
  * task without hashing; CREATE makes a zeroed value on the thread's first use. */
 #define SEAM_TASK_GET(map) bpf_task_storage_get(&(map), bpf_get_current_task_btf(), 0, 0)

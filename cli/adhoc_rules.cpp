@@ -94,6 +94,7 @@ Result<std::string> AdhocRules::add(const std::string& name, std::string text,
   }
   ::close(fd);
   files_.push_back(path);
+  shown_[path] = "<" + name + ">";
   return path;
 }
 

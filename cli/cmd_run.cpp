@@ -121,11 +121,12 @@ int64_t report_ms(const std::string& text) {
 
 // What of the command line reaches the generated C, for the start record (start_clang_early): a
 // start with other values compiles however unchanged its files are. A new flag that changes the C
-// belongs here too. -c's cgroup is new at every run, so such a run always starts clang early.
+// belongs here too. --pid's process and -c's cgroup are not in the C (plan::Plan::target_tgid),
+// only whether there is one; nor is --cgroup's path (the scope map holds it).
 std::string c_settings(const RunFlags& flags) {
   std::ostringstream s;
-  s << "pid " << flags.pid << "\ncgroup " << flags.cgroup << "\ncommand cgroup "
-    << flags.compile.codegen.target_cgroup << "\nustack copy " << flags.compile.lower.ustack_copy_bytes
+  s << "pid " << (flags.pid > 0) << "\ncgroup " << !flags.cgroup.empty() << "\ncommand cgroup "
+    << (flags.compile.lower.target_cgroup != 0) << "\nustack copy " << flags.compile.lower.ustack_copy_bytes
     << "\n";
   for (const std::string& rule : flags.toggles.disable) s << "disable " << rule << "\n";
   for (const std::string& rule : flags.toggles.enable) s << "enable " << rule << "\n";
@@ -154,6 +155,7 @@ bool add_adhoc_rules(RunFlags& flags, AdhocRules& adhoc) {
     }
     p = *path;
   }
+  flags.compile.shown_names = adhoc.shown_names();
   return true;
 }
 
@@ -201,7 +203,7 @@ int run(RunFlags& flags) {
       std::cerr << "seam run: -c: " << started.error() << "\n";
       return 2;
     }
-    flags.compile.codegen.target_cgroup = traced.cgroup_id();
+    flags.compile.lower.target_cgroup = traced.cgroup_id();
   }
   // clang's own start runs beside everything up to the build. Started after the command's child:
   // held until the probes attach, that child keeps what seam had open, and a clang's input pipe
@@ -237,7 +239,7 @@ int run(RunFlags& flags) {
         return 2;
       }
   }
-  if (flags.pid > 0) flags.compile.codegen.target_pid = static_cast<uint32_t>(flags.pid);
+  if (flags.pid > 0) flags.compile.lower.target_pid = static_cast<uint32_t>(flags.pid);
   if (!flags.cgroup.empty()) {
     // The whole subtree: its processes enter the scope map (runtime/run/scope_keeper.hpp), and
     // every program tests that map first, whatever its file's own scope.

@@ -1,6 +1,8 @@
 #include "cli/compile_driver.hpp"
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <ostream>
 #include <sstream>
@@ -67,6 +69,7 @@ check::Program CompileDriver::check_all() {
   check::LoadOptions load;
   load.stdlib = stdlib();
   load.read = read_;
+  load.shown_names = options_.compile.shown_names;
   check::Program program = check::load(files_, load);
   program.toggles = options_.compile.toggles;
   check::check(program);
@@ -84,6 +87,7 @@ CompiledRules CompileDriver::compile(const std::vector<std::string>& paths, bool
   check::LoadOptions load;
   load.stdlib = stdlib();
   load.read = read_;
+  load.shown_names = options_.compile.shown_names;
   out.program = check::load(paths, load);
   out.program.toggles = options_.compile.toggles;
   if (!out.program.diagnostics.has_errors()) check::check(out.program);
@@ -218,8 +222,24 @@ EarlyClang start_clang_early(const CompileOptions& compile, const std::string& s
   EarlyClang early;
   std::vector<std::string> stdlib_dirs = check::default_stdlib_dirs();
   stdlib_dirs.insert(stdlib_dirs.end(), compile.extra_stdlib_dirs.begin(), compile.extra_stdlib_dirs.end());
-  early.record =
-      build::start_record(runtime::rule_files(compile.paths), runtime::rule_files(stdlib_dirs), settings);
+  // Rule text from the command line is written to a new directory at every run (adhoc_rules.hpp):
+  // recorded by the name it is shown by and its text, not by its path.
+  std::vector<std::string> files;
+  std::string texts;
+  size_t text_bytes = 0;
+  for (const std::string& file : runtime::rule_files(compile.paths)) {
+    auto shown = compile.shown_names.find(file);
+    if (shown == compile.shown_names.end()) {
+      files.push_back(file);
+      continue;
+    }
+    std::ifstream in(file, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    text_bytes += text.size();
+    texts += "text " + shown->second + " " + build::ContentHash().add(text).hex() + "\n";
+  }
+  early.record = build::start_record(files, runtime::rule_files(stdlib_dirs), settings + texts);
+  early.record->bytes += text_bytes;
   early.recorded = build::recorded(build::default_cache_dir(), *early.record);
   if (!early.recorded)
     early.clangs =

@@ -4,6 +4,7 @@
 // the object (clang) is a separate step: build_rules().
 #include <functional>
 #include <iosfwd>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +23,8 @@ namespace seam::cli {
 
 struct CompileOptions {
   std::vector<std::string> paths;
+  // Rule files shown by another name than their path: `seam run -e` and `-` text (adhoc_rules.hpp).
+  std::map<std::string, std::string> shown_names;
   std::vector<std::string> extra_stdlib_dirs;
   codegen::Options codegen;
   lower::Options lower;

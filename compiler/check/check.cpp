@@ -14,7 +14,7 @@ using diag::Code;
 
 std::string first_declared(const SourceRange& r) {
   if (!r.valid()) return "first declared elsewhere";
-  return "first declared at " + r.file->path() + ":" + std::to_string(r.file->line_col(r.begin).line);
+  return "first declared at " + r.file->shown() + ":" + std::to_string(r.file->line_col(r.begin).line);
 }
 
 namespace {
@@ -197,7 +197,7 @@ void Checker::run() {
   for (const diag::Diagnostic& d : diags_.all())
     if (d.severity == diag::Severity::Error)
       for (auto& t : tables_)
-        if (t->file->source && t->file->source->path() == d.path) t->has_unresolved = true;
+        if (t->file->source && t->file->source->shown() == d.path) t->has_unresolved = true;
   // A file whose rules tuning disabled may use a module nothing left refers to: not a finding.
   for (auto& t : tables_)
     if (t->file->source && std::find(program_.trimmed_files.begin(), program_.trimmed_files.end(),

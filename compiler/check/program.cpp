@@ -156,7 +156,9 @@ Program load(const std::vector<std::string>& paths, const LoadOptions& options) 
     std::optional<std::string> text =
         path == "-" ? read_stdin(options, program.diagnostics) : read(path, program.diagnostics);
     if (!text) return std::nullopt;
-    return parse_source(std::make_shared<const SourceFile>(path, std::move(*text)));
+    auto shown = options.shown_names.find(path);
+    return parse_source(std::make_shared<const SourceFile>(
+        path, std::move(*text), shown == options.shown_names.end() ? std::string() : shown->second));
   };
   // A module the user gave on the command line takes the place of the stdlib's copy; the stdlib
   // holds modules only.

@@ -2,6 +2,7 @@
 // One run of the compiler front end: every source file read, its AST, and the diagnostics so far.
 // load() reads and parses; check() (check.hpp) resolves names and types in place.
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -36,6 +37,9 @@ struct LoadOptions {
   std::shared_ptr<const StdlibSources> stdlib;
   parse::Limits limits;
   ReadSource read;  // null: read_file
+  // Rule files shown by another name than their path (SourceFile::shown): `seam run -e` and `-`
+  // write their text to a private directory of a new name at every run.
+  std::map<std::string, std::string> shown_names;
 };
 
 // `--disable NAME`, `--enable tag:T`: the command line's word on which rules run (tuning.hpp).

@@ -31,7 +31,7 @@ using Level = std::map<std::string, Verdict>;
 
 std::string where_is(const SourceRange& r) {
   if (!r.valid()) return "?";
-  return r.file->path() + ":" + std::to_string(r.file->line_col(r.begin).line);
+  return r.file->shown() + ":" + std::to_string(r.file->line_col(r.begin).line);
 }
 
 // The constant of `X > C` / `X >= C` (or `C < X`, `C <= X`) among the top-level `and` terms of a

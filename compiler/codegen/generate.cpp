@@ -314,17 +314,17 @@ bool has_subjects(const plan::Site& site) {
 }
 
 // The helpers of seam_subject.c.tmpl, for a program with a site about other threads.
-std::string subject_helpers(const plan::Program& p, const Options& options) {
+std::string subject_helpers(const plan::Program& p) {
   if (std::none_of(p.sites.begin(), p.sites.end(), has_subjects)) return {};
-  std::string target = std::to_string(options.target_pid) + "U";
+  const plan::Plan& plan = p.plan;
   return fragment(
       "seam_subject.c.tmpl",
-      {{"and_target", options.target_pid ? " and of the --pid target" : ""},
+      {{"and_target", plan.target_tgid ? " and of the --pid target" : ""},
        {"not_noted",
-        options.target_pid ? "tgid != seam_self_tgid && tgid != " + target : "tgid != seam_self_tgid"},
-       {"subject_test", options.target_pid      ? "tgid && *tgid == " + target
-                        : options.target_cgroup ? "current_ok"  // a cgroup is known only for the current task
-                                                : "1"}});
+        plan.target_tgid ? "tgid != seam_self_tgid && tgid != seam_target_tgid" : "tgid != seam_self_tgid"},
+       {"subject_test", plan.target_tgid     ? "tgid && *tgid == seam_target_tgid"
+                        : plan.target_cgroup ? "current_ok"  // a cgroup is known only for the current task
+                                             : "1"}});
 }
 
 // An action of a site with subjects (subject.hpp), under the test its subject needs.
@@ -384,14 +384,13 @@ std::string session(const plan::Program& p, const plan::Site& site, const std::v
                                             {"return", ret}});
 }
 
-// The --pid and --cgroup tests a site starts with; `skip` is what its early returns give.
-std::string target_filter(const Options& options, const std::string& skip) {
+// The --pid and -c tests a site starts with; `skip` is what its early returns give. The values are
+// the loader's constants (plan::Plan::target_tgid): the verifier knows them, the C does not.
+std::string target_filter(const plan::Plan& plan, const std::string& skip) {
   std::string filter;
-  if (options.target_pid)
-    filter += "\tif (tgid != " + std::to_string(options.target_pid) + "U)\n\t\treturn " + skip + ";\n";
-  if (options.target_cgroup)
-    filter += "\tif (bpf_get_current_cgroup_id() != " + std::to_string(options.target_cgroup) +
-              "ULL)\n\t\treturn " + skip + ";\n";
+  if (plan.target_tgid) filter += "\tif (tgid != seam_target_tgid)\n\t\treturn " + skip + ";\n";
+  if (plan.target_cgroup)
+    filter += "\tif (bpf_get_current_cgroup_id() != seam_target_cgroup)\n\t\treturn " + skip + ";\n";
   return filter;
 }
 
@@ -425,9 +424,8 @@ struct SiteNaming {
 std::string site_program(const plan::Program& p, const plan::Site& site, const Options& options,
                          const SiteNaming& naming) {
   std::string current_ok = "tgid != seam_self_tgid";
-  if (options.target_pid) current_ok += " && tgid == " + std::to_string(options.target_pid) + "U";
-  if (options.target_cgroup)
-    current_ok += " && bpf_get_current_cgroup_id() == " + std::to_string(options.target_cgroup) + "ULL";
+  if (p.plan.target_tgid) current_ok += " && tgid == seam_target_tgid";
+  if (p.plan.target_cgroup) current_ok += " && bpf_get_current_cgroup_id() == seam_target_cgroup";
   const bool subjects = has_subjects(site);
   // What the program's early returns give: 1 at a session's entry (nothing to do at the return
   // either), 0 elsewhere.
@@ -474,7 +472,7 @@ std::string site_program(const plan::Program& p, const plan::Site& site, const O
        {"self_filter", subjects ? "\tseam_note_thread(tid, tgid);\n"
                                 : "\tif (tgid == seam_self_tgid)\n\t\treturn " + skip + ";\n"},
        {"target_filter", subjects ? "\tint seam_current_ok = " + current_ok + ";\n\t(void)seam_current_ok;\n"
-                                  : target_filter(options, skip)},
+                                  : target_filter(p.plan, skip)},
        {"scope_test", scope_test},
        {"actions", actions}});
 }
@@ -584,7 +582,7 @@ Generated generate(const plan::Program& program, const Options& options) {
                                             std::to_string(scope_slot_count(program)) + "] = {};\n" +
                                             fragment("scope_test.c.tmpl", {})
                                       : "") +
-            subject_helpers(program, options) + (py_gil ? "#include \"py_gil.h\"\n" : "") +
+            subject_helpers(program) + (py_gil ? "#include \"py_gil.h\"\n" : "") +
             (session ? "#include \"seam_session.h\"\n" : "") + (py_stack ? "#include \"py_stack.h\"\n" : "") +
             (program.plan.identity_tests.empty() ? "" : "#include \"seam_identity.h\"\n") +
             (syscall_structs ? fragment("syscall_structs.c.tmpl", {}) : "") +

@@ -14,8 +14,6 @@ namespace seam::codegen {
 inline constexpr const char* kGeneratedFile = "seam.bpf.c";
 
 struct Options {
-  uint32_t target_pid = 0;     // --pid: only this process (0: all)
-  uint64_t target_cgroup = 0;  // only this cgroup id, exactly (0: all); `seam run --cgroup` scopes instead
   // `seam run --cgroup PATH`: every program tests the scope map first, whatever its file's scope
   // (the operator's selector narrows every file's scope).
   bool operator_scope = false;

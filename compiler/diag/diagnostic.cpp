@@ -6,7 +6,7 @@ namespace seam::diag {
 
 namespace {
 std::string path_of(const SourceRange& r) {
-  return r.file ? r.file->path() : std::string();
+  return r.file ? r.file->shown() : std::string();
 }
 size_t count(const std::vector<Diagnostic>& items, Severity s) {
   return static_cast<size_t>(

@@ -124,14 +124,14 @@ std::vector<ast::ProbeSpec> merged_begins(const std::vector<ast::ProbeSpec>& pro
 
 std::string origin_of(const SourceRange& range) {
   if (!range.valid()) return {};
-  return range.file->path() + ":" + std::to_string(range.file->line_col(range.begin).line);
+  return range.file->shown() + ":" + std::to_string(range.file->line_col(range.begin).line);
 }
 
 // What a declaration is, whichever set it is lowered in: its module's name, or (declared in a
 // rule file) that file's path, and its own name.
 std::string declared_identity(const std::string& module, const ast::Ident& name) {
   if (!module.empty()) return "module " + module + " " + name.name;
-  return "file " + (name.range.valid() ? name.range.file->path() : std::string()) + " " + name.name;
+  return "file " + (name.range.valid() ? name.range.file->shown() : std::string()) + " " + name.name;
 }
 
 void Lowerer::unsupported(const SourceRange& where, const std::string& what) {
@@ -579,6 +579,8 @@ void Lowerer::lower_rule(const ast::RuleDecl& rule, const std::string& file) {
 
 plan::Program Lowerer::run() {
   program.plan.ringbuf_bytes = options_.ringbuf_bytes;
+  program.plan.target_tgid = options_.target_pid;
+  program.plan.target_cgroup = options_.target_cgroup;
   // What this kernel cannot run (compiler/check/availability.hpp) is listed, not lowered.
   auto unavailable = [&](const std::string& name, bool metric, const SourceRange& range,
                          const std::string& why) {
@@ -596,7 +598,7 @@ plan::Program Lowerer::run() {
     for (const ast::Decl& d : file->decls)
       if (const auto* rule = std::get_if<ast::RuleDecl>(&d)) {
         if (rule->unavailable.empty())
-          lower_rule(*rule, file->source->path());
+          lower_rule(*rule, file->source->shown());
         else
           unavailable(rule->name.name, false, rule->range, rule->unavailable);
       }

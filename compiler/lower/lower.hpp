@@ -14,6 +14,8 @@
 namespace seam::lower {
 
 struct Options {
+  uint32_t target_pid = 0;     // --pid: only this process (0: all); plan::Plan::target_tgid
+  uint64_t target_cgroup = 0;  // only this cgroup id, exactly (0: all); `seam run --cgroup` scopes instead
   uint32_t inflight_entries = 16384;  // per span map: threads that can be inside a span at once
   uint32_t state_entries = 16384;     // per state map
   uint32_t ustack_frames = 64;        // user stack depth kept in a record

@@ -23,7 +23,7 @@ void lower_scope(const Input& input, const Options& options, plan::Program& prog
   for (const ast::File* file : input.rule_files)
     for (const ast::Decl& d : file->decls) {
       const auto* s = std::get_if<ast::ScopeDecl>(&d);
-      if (!s || scope_of_file.count(file->source->path())) continue;  // the checker allows one per file
+      if (!s || scope_of_file.count(file->source->shown())) continue;  // the checker allows one per file
       plan::Scope scope;
       scope.origin = origin_of(s->range);
       scope.argument = s->argument;
@@ -37,7 +37,7 @@ void lower_scope(const Input& input, const Options& options, plan::Program& prog
         return o.kind == scope.kind && o.argument == scope.argument;
       });
       if (same == scopes.end()) same = scopes.insert(scopes.end(), scope);
-      scope_of_file[file->source->path()] = static_cast<int>(same - scopes.begin());
+      scope_of_file[file->source->shown()] = static_cast<int>(same - scopes.begin());
     }
   auto index_of = [&](const std::string& file) {
     auto it = scope_of_file.find(file);

@@ -45,7 +45,7 @@ plan::RuleCheck Lowerer::rule_check(const ast::RuleDecl& rule, uint32_t rule_id,
   check.rule_id = rule_id;
   check.origin = origin_of(rule.range);
   if (rule.range.valid()) {
-    check.origin_file = rule.range.file->path();
+    check.origin_file = rule.range.file->shown();
     check.origin_line = rule.range.file->line_col(rule.range.begin).line;
   }
   // Cheap comparisons first, then state and correlation map lookups (C's && short-circuits).

@@ -81,7 +81,7 @@ ast::File parse_file(const SourceFile& source, diag::Diagnostics& diags, const L
   file.source = &source;
   const std::string& text = source.text();
   if (text.size() > limits.max_file_bytes) {
-    diags.file_error(diag::Code::FileTooLarge, source.path(),
+    diags.file_error(diag::Code::FileTooLarge, source.shown(),
                      "file is " + std::to_string(text.size()) + " bytes; the limit is " +
                          std::to_string(limits.max_file_bytes) + " bytes");
     return file;
@@ -92,7 +92,7 @@ ast::File parse_file(const SourceFile& source, diag::Diagnostics& diags, const L
   const ast::ModuleDecl* module = nullptr;
   size_t at = skip_trivia(text, start);
   while (at < text.size()) {
-    ParseInput in(text.data(), text.data() + at, text.data() + text.size(), source.path(),
+    ParseInput in(text.data(), text.data() + at, text.data() + text.size(), source.shown(),
                   limits.max_nesting);
     try {
       std::unique_ptr<Node> tree = parse_declaration(in);

@@ -383,6 +383,12 @@ struct Plan {
   std::string ringbuf_map = "seam_events";
   std::string drops_map = "seam_drops";  // per-CPU array indexed by rule id: failed reserves
   uint32_t ringbuf_bytes = 1u << 22;
+  // `seam run --pid` and `-c`: the one process, or the one cgroup, every program is about (0: any).
+  // The generated C tests them where they are set, against constants the loader writes before the
+  // load (seam_target_tgid, seam_target_cgroup), so that their values are not in the C: a run for
+  // another pid, or `-c`'s new cgroup, finds the object an earlier run built.
+  uint32_t target_tgid = 0;
+  uint64_t target_cgroup = 0;
   // Enum name -> value -> name, for the fields whose enum_name is set (from the modules' `enum`s).
   std::map<std::string, std::map<int64_t, std::string>> enums;
   std::vector<Output> outputs;  // declared in the rule files (--output flags are the runtime's)

@@ -4,7 +4,8 @@
 
 namespace seam {
 
-SourceFile::SourceFile(std::string path, std::string text) : path_(std::move(path)), text_(std::move(text)) {
+SourceFile::SourceFile(std::string path, std::string text, std::string shown)
+    : path_(std::move(path)), shown_(std::move(shown)), text_(std::move(text)) {
   line_starts_.push_back(0);
   for (size_t i = 0; i < text_.size(); ++i)
     if (text_[i] == '\n') line_starts_.push_back(i + 1);

@@ -11,9 +11,15 @@ namespace seam {
 
 class SourceFile {
  public:
-  SourceFile(std::string path, std::string text);
+  // `shown`: what diagnostics, the plan and the generated C call the file, when not its path
+  // (check::LoadOptions::shown_names).
+  SourceFile(std::string path, std::string text, std::string shown = {});
 
+  // Where the file is read from (its safety, its hash for reloads).
   const std::string& path() const { return path_; }
+  // What an operator sees: the path, or for rule text given on the command line (`seam run -e`,
+  // `-`) a name that is the same at every run, so that its generated C, and so its object, is too.
+  const std::string& shown() const { return shown_.empty() ? path_ : shown_; }
   const std::string& text() const { return text_; }
 
   struct LineCol {
@@ -26,6 +32,7 @@ class SourceFile {
 
  private:
   std::string path_;
+  std::string shown_;
   std::string text_;
   std::vector<size_t> line_starts_;
 };

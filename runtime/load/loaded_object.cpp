@@ -184,6 +184,10 @@ LoadResult LoadedObject::load(std::span<const uint8_t> object, const plan::Plan&
     bpf_map__set_max_entries(drops, self->drop_slots_);
   set_rodata_u64(self->obj_, "seam_wakeup_bytes", plan.ringbuf_bytes / 8);
   set_rodata_u64(self->obj_, "seam_self_tgid", static_cast<uint64_t>(getpid()));  // absent in test objects
+  // Programs built for a target test against these: left at 0, they would match nothing.
+  if ((plan.target_tgid && !set_rodata_u64(self->obj_, "seam_target_tgid", plan.target_tgid)) ||
+      (plan.target_cgroup && !set_rodata_u64(self->obj_, "seam_target_cgroup", plan.target_cgroup)))
+    return fail("the object has no seam_target_tgid or seam_target_cgroup for the plan's target");
   choose_programs(self->obj_, plan, features, &self->unavailable_);
   // Uprobe session programs (generated only where the kernel has them, uprobe_session_probe.hpp):
   // a section libbpf 1.1 does not know, so it leaves the type to us.

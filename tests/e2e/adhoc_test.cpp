@@ -52,6 +52,8 @@ TEST(Adhoc, TheDesignCardsOneLinerNeedsNoUse) {
   std::vector<nlohmann::json> alerts = seam.alerts("cudaStreamSynchronize_L1");
   ASSERT_EQ(alerts.size(), 2u) << seam.stderr_text();
   EXPECT_EQ(alerts[0]["ustack"][0].value("symbol", ""), "cudaStreamSynchronize") << alerts[0].dump();
+  // Named by the text's place on the command line, not the private file it was written to.
+  EXPECT_EQ(alerts[0].value("file", ""), "<command-line-1>") << alerts[0].dump();
   EXPECT_EQ(seam.notices("target-exited").size(), 1u) << seam.stderr_text();
 }
 
@@ -80,7 +82,7 @@ TEST(Adhoc, StdinRulesWithACommandAndTheSummaryAtExit) {
   EXPECT_EQ(alerts, 3u) << text;
   EXPECT_EQ(pids.size(), 3u) << text;
   // The summary: the histogram's count is the number of calls made, in one bucket of bars.
-  EXPECT_NE(r.out.find("metric naps (hist) from "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("metric naps (hist) from <stdin>:1\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("  (all): 3 values, avg "), std::string::npos) << r.out;
   // Bars per bucket (a busy host may stretch a 20 ms sleep into the next one), and no empty series.
   EXPECT_NE(r.out.find("ms]        "), std::string::npos) << r.out;
@@ -104,6 +106,20 @@ TEST(Adhoc, TheCommandsCgroupIsRemovedWhenTheRunEnds) {
   EXPECT_TRUE(wait_until([&] { return !seam.running(); }, seconds(20))) << seam.stderr_text();
   EXPECT_EQ(seam.stop(), 0) << seam.stderr_text();
   EXPECT_NE(::stat(cgroup.c_str(), &st), 0) << cgroup << " is left behind";
+}
+
+// A mistake in -e text is shown where it was typed: the text's place on the command line, its line
+// and column, not the private file seam wrote it to.
+TEST(Adhoc, AMistakeIsShownByItsPlaceOnTheCommandLine) {
+  CommandResult r = run_command({SEAM_EXE, "run", "-e", "cuda.malloc -> alert info \"ok\"", "-e",
+                                 "cudaStreamSynchronize > 10ms -> alrt"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.err,
+            "<command-line-2>:1:33: error[E0001]: expected 'alert', found 'alrt'\n"
+            "    1 | cudaStreamSynchronize > 10ms -> alrt\n"
+            "      |                                 ^~~~\n"
+            "\n"
+            "1 error, 0 warnings\n");
 }
 
 TEST(Adhoc, DryRunNamesTheLibraryAndTheProcess) {

@@ -102,8 +102,8 @@ TEST_F(EarlyClang, AColdStartBuildsWithItAndAStartOfUnchangedFilesStartsNone) {
 }
 
 // The command line's part of the C is part of the record: after a recorded start, one with --pid
-// (compiled into every program) builds an object of its own, and is recorded anew; the next start
-// with that --pid starts no clang at all.
+// (a test in every program) builds an object of its own, and is recorded anew; the next start with
+// that --pid, or with another one, starts no clang at all.
 TEST_F(EarlyClang, AStartWithPidIsRecordedApart) {
   EXPECT_TRUE(start_and_stop(dir.path(), rules));
   std::string before = start_record_text(cache);
@@ -116,6 +116,31 @@ TEST_F(EarlyClang, AStartWithPidIsRecordedApart) {
   size_t starts = clang_starts(log).size();
   EXPECT_TRUE(start_and_stop(dir.path(), rules, pid));
   EXPECT_EQ(clang_starts(log).size(), starts) << "a start as recorded started clang";
+  // Another process: its pid is a constant set at load (plan::Plan::target_tgid), not in the C.
+  EXPECT_TRUE(start_and_stop(dir.path(), rules, {"--pid", std::to_string(getppid())}));
+  EXPECT_EQ(clang_starts(log).size(), starts) << "a start for another pid started clang";
+  EXPECT_EQ(cache_objects(cache), 2u) << "a start for another pid built an object";
+}
+
+// -e text with -c: the text is written to a new private directory and the command runs in a new
+// cgroup at every run, yet neither is in the C (<command-line-1>, seam_target_cgroup): the second
+// run of the same one-liner finds the first one's object and starts no clang.
+TEST_F(EarlyClang, TheSameOneLinerWithACommandIsBuiltOnce) {
+  auto one_liner = [] {
+    return test::run_command(
+        {SEAM_EXE, "run", "-e", "cuda.stream_sync -> alert info \"s\"", "-c", "true", "--listen", "off"});
+  };
+  test::CommandResult first = one_liner();
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  ASSERT_NE(first.err.find("probes attached"), std::string::npos) << first.err;
+  EXPECT_EQ(cache_objects(cache), 1u);
+  size_t starts = clang_starts(log).size();
+  EXPECT_GE(starts, 1u);
+  test::CommandResult second = one_liner();
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  ASSERT_NE(second.err.find("probes attached"), std::string::npos) << second.err;
+  EXPECT_EQ(cache_objects(cache), 1u) << "the second run built an object of its own";
+  EXPECT_EQ(clang_starts(log).size(), starts) << "the second run started clang";
 }
 
 }  // namespace

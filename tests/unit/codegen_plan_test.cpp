@@ -137,13 +137,28 @@ TEST(CodegenPlan, RulesOnOneProbeShareItsPrograms) {
   EXPECT_EQ(c.lowered.plan.records.size(), 2u);
 }
 
-TEST(CodegenPlan, PidFilterGoesIntoEveryProgram) {
-  codegen::Options options;
+// --pid's process is a constant the loader sets (plan::Plan::target_tgid), not text of the C: a run
+// for another process builds the same C, and finds the object an earlier run built.
+TEST(CodegenPlan, PidFilterGoesIntoEveryProgramWithThePidInThePlan) {
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"rules.seam", "use cuda\nrule m on cuda.malloc alert info \"m\"\n"}};
+  TempDir dir;  // one place for the three compiles: the file's path is in the C
+  lower::Options options;
   options.target_pid = 4242;
-  Compiled c = compile_text("use cuda\nrule m on cuda.malloc alert info \"m\"\n", options);
+  Compiled c = compile_files_in(dir, files, {}, options);
   ASSERT_EQ(c.diagnostics, "");
+  EXPECT_EQ(c.lowered.plan.target_tgid, 4242u);
   for (const plan::Attachment& a : c.lowered.plan.attachments)
-    EXPECT_NE(program_text(c.generated.c_source, a.program).find("tgid != 4242U"), std::string::npos);
+    EXPECT_NE(program_text(c.generated.c_source, a.program).find("if (tgid != seam_target_tgid)"),
+              std::string::npos);
+  EXPECT_EQ(c.generated.c_source.find("4242"), std::string::npos) << c.generated.c_source;
+  options.target_pid = 77;
+  Compiled other = compile_files_in(dir, files, {}, options);
+  EXPECT_EQ(other.lowered.plan.target_tgid, 77u);
+  EXPECT_EQ(other.generated.c_source, c.generated.c_source);
+  Compiled any = compile_files_in(dir, files);
+  EXPECT_EQ(any.lowered.plan.target_tgid, 0u);
+  EXPECT_EQ(any.generated.c_source.find("tgid != seam_target_tgid"), std::string::npos);
 }
 
 TEST(CodegenPlan, HostileRuleTextStaysInert) {

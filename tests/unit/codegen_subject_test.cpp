@@ -33,20 +33,21 @@ TEST(CodegenSubject, ThreadKeysAreRecognisedByName) {
 }
 
 TEST(CodegenSubject, SchedSpansTestTheKeyedThread) {
-  codegen::Options options;
+  lower::Options options;
   options.target_pid = 4242;
   Compiled c = compile_text(
       "use sched\n"
       "rule off on sched.offcpu where duration > 1ms alert info \"off {duration}\"\n"
       "rule rq on sched.runq where duration > 1ms alert info \"rq {duration}\"\n",
-      options);
+      {}, options);
   ASSERT_EQ(c.diagnostics, "");
   std::string sw = sched_program(c, "sched_switch");
   ASSERT_FALSE(sw.empty()) << c.generated.c_source;
   // No early return on the current task: seam's and the target's threads are noted instead.
   EXPECT_EQ(sw.find("if (tgid == seam_self_tgid)"), std::string::npos) << sw;
   EXPECT_NE(sw.find("seam_note_thread(tid, tgid);"), std::string::npos) << sw;
-  EXPECT_NE(sw.find("int seam_current_ok = tgid != seam_self_tgid && tgid == 4242U;"), std::string::npos)
+  EXPECT_NE(sw.find("int seam_current_ok = tgid != seam_self_tgid && tgid == seam_target_tgid;"),
+            std::string::npos)
       << sw;
   // offcpu begins on prev_pid, tested as the keyed thread (the current one there).
   EXPECT_NE(sw.find("if (seam_subject_ok((__u32)((__s64)(__s32)(ctx->prev_pid)), tid, seam_current_ok)) {"),
@@ -63,7 +64,7 @@ TEST(CodegenSubject, SchedSpansTestTheKeyedThread) {
             std::string::npos)
       << c.generated.c_source;
   // Under --pid the keyed thread must be known as the target's.
-  EXPECT_NE(c.generated.c_source.find("return tgid && *tgid == 4242U;"), std::string::npos);
+  EXPECT_NE(c.generated.c_source.find("return tgid && *tgid == seam_target_tgid;"), std::string::npos);
 }
 
 TEST(CodegenSubject, OtherProgramsKeepTheCurrentTaskFilter) {

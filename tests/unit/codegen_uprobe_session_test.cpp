@@ -113,15 +113,17 @@ TEST(CodegenUprobeSession, AThresholdRuleIsExactAtTheEntry) {
 // A session's entry that returns early (another pid or cgroup than --pid/--cgroup ask, seam's own
 // thread) returns 1: with 0 the kernel would run the program again at the return.
 TEST(CodegenUprobeSession, EarlyReturnsAtTheEntryAskForNoReturnRun) {
-  codegen::Options options;
+  lower::Options options = with_sessions();
   options.target_pid = 4242;
   options.target_cgroup = 77;
-  Compiled c = compile_text(kGilWait, options, with_sessions());
+  Compiled c = compile_text(kGilWait, {}, options);
   ASSERT_EQ(c.diagnostics, "");
   std::string prog = program_text(c.generated.c_source, c.lowered.plan.attachments.at(0).program);
   ASSERT_NE(prog.find("SEC(\"uprobe.session\")"), std::string::npos) << prog;
-  EXPECT_NE(prog.find("if (tgid != 4242U)\n\t\treturn 1;"), std::string::npos) << prog;
-  EXPECT_NE(prog.find("if (bpf_get_current_cgroup_id() != 77ULL)\n\t\treturn 1;"), std::string::npos) << prog;
+  EXPECT_NE(prog.find("if (tgid != seam_target_tgid)\n\t\treturn 1;"), std::string::npos) << prog;
+  EXPECT_NE(prog.find("if (bpf_get_current_cgroup_id() != seam_target_cgroup)\n\t\treturn 1;"),
+            std::string::npos)
+      << prog;
   EXPECT_NE(prog.find("if (tgid == seam_self_tgid)\n\t\treturn 1;"), std::string::npos) << prog;
   size_t entry = prog.find("if (!seam_session_is_return())");
   ASSERT_NE(entry, std::string::npos) << prog;
