@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 #include <stdexcept>
 
 #include "compiler/codegen/c_escape.hpp"
+#include "compiler/lower/raw_tracepoint_forms.hpp"
 
 namespace seam::codegen {
 
@@ -55,6 +57,15 @@ std::string raw_syscall_field(const plan::Value& v, ContextKind context) {
   if (v.name == "args" && enter && v.element >= 0 && v.element < 6)
     return "seam_raw_sys_arg(ctx, " + std::to_string(v.element) + ")";
   throw std::logic_error("raw_syscalls field '" + v.name + "' has no raw tracepoint form here");
+}
+
+// A field of a tracepoint made raw, by its form (compiler/lower/raw_tracepoint_forms.hpp).
+std::string raw_form_field(const plan::Value& v, const ExprContext& ctx) {
+  std::optional<std::string> c;
+  if (ctx.attachment && v.element < 0)
+    c = lower::raw_tracepoint_field(ctx.attachment->category, ctx.attachment->name, v.name);
+  if (!c) throw std::logic_error("tracepoint field '" + v.name + "' has no raw tracepoint form here");
+  return *c;
 }
 
 }  // namespace
@@ -117,6 +128,7 @@ std::string c_value(const plan::Value& v, const ExprContext& ctx) {
     case plan::ValueKind::TpField:
       if (ctx.context == ContextKind::RawSyscallEnter || ctx.context == ContextKind::RawSyscallExit)
         return widen(raw_syscall_field(v, ctx.context), v.type);
+      if (ctx.context == ContextKind::RawTracepoint) return widen(raw_form_field(v, ctx), v.type);
       return widen("ctx->" + checked_identifier(v.name) +
                        (v.element >= 0 ? "[" + std::to_string(v.element) + "]" : ""),
                    v.type);

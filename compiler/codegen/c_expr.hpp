@@ -27,6 +27,9 @@ struct ExprContext {
   // In a program serving several scope slots: the slots whose rule checks and metric updates
   // each test the process first (scope_slots.hpp); null when the program tests once or never.
   const std::set<int>* gate_slots = nullptr;
+  // The site's attachment: a raw tracepoint made from a tracepoint reads its fields by the
+  // tracepoint's raw form (compiler/lower/raw_tracepoint_forms.hpp).
+  const plan::Attachment* attachment = nullptr;
 };
 
 ContextKind context_kind(const plan::Site& site, const plan::Attachment& attachment);

@@ -398,10 +398,17 @@ std::string target_filter(const plan::Plan& plan, const std::string& skip) {
 // numbered by size, largest first, so that program k going to part k % N spreads the work over
 // any N parts (a program's text stands for its compile time). The text keeps their order.
 std::string in_parts(const std::vector<std::string>& programs) {
+  // Sized without their #line directives, whose numbers are only written once the text is whole.
+  std::vector<size_t> size(programs.size());
+  for (size_t i = 0; i < programs.size(); ++i) {
+    size[i] = programs[i].size();
+    for (size_t at = programs[i].find("#line "); at != std::string::npos;
+         at = programs[i].find("#line ", at + 1))
+      if (at == 0 || programs[i][at - 1] == '\n') size[i] -= programs[i].find('\n', at) - at + 1;
+  }
   std::vector<size_t> by_size(programs.size());
   std::iota(by_size.begin(), by_size.end(), size_t{0});
-  std::stable_sort(by_size.begin(), by_size.end(),
-                   [&](size_t a, size_t b) { return programs[a].size() > programs[b].size(); });
+  std::stable_sort(by_size.begin(), by_size.end(), [&](size_t a, size_t b) { return size[a] > size[b]; });
   std::vector<size_t> rank(programs.size());
   for (size_t r = 0; r < by_size.size(); ++r) rank[by_size[r]] = r;
   std::string out;
@@ -431,7 +438,7 @@ std::string site_program(const plan::Program& p, const plan::Site& site, const O
   // either), 0 elsewhere.
   const std::string skip = site.session_span >= 0 ? "1" : "0";
   const plan::Attachment& a = p.plan.attachments.at(static_cast<size_t>(site.attachment));
-  ExprContext ctx{&p, context_kind(site, a), false};
+  ExprContext ctx{&p, context_kind(site, a), false, nullptr, &a};
   // One slot: test it first (or nothing); several: each rule and metric on its own.
   std::set<int> slots = site_slots(p, site), gate;
   std::string scope_test;
@@ -563,10 +570,23 @@ Generated generate(const plan::Program& program, const Options& options) {
   for (const plan::Record& r : program.plan.records)
     for (const plan::Field& f : r.fields) py_stack |= f.type == plan::FieldType::PyStack;
   std::vector<std::string> programs = sites(program, options);
+  // seam's own sched programs as raw tracepoints where lowering says the kernel has them: the
+  // exec notice reads nothing, the fork program the child task (plan::Plan::raw_sched_programs).
+  const bool raw = program.plan.raw_sched_programs;
   if (options.exec_notices)
-    programs.push_back(
-        fragment("exec_notice.c.tmpl", {{"rule_id", std::to_string(plan::kExecNoticeRuleId) + "U"}}));
-  if (scoped(program, options)) programs.push_back(fragment("scope_follow.c.tmpl", {}));
+    programs.push_back(fragment(
+        "exec_notice.c.tmpl",
+        {{"rule_id", std::to_string(plan::kExecNoticeRuleId) + "U"},
+         {"section", raw ? "raw_tracepoint/sched_process_exec" : "tracepoint/sched/sched_process_exec"}}));
+  if (scoped(program, options))
+    programs.push_back(fragment(
+        "scope_follow.c.tmpl",
+        {{"fork_section", raw ? "raw_tracepoint/sched_process_fork" : "tracepoint/sched/sched_process_fork"},
+         {"fork_context",
+          raw ? "struct bpf_raw_tracepoint_args" : "struct trace_event_raw_sched_process_fork"},
+         {"child_pid", raw ? "SEAM_KERNEL_READ((struct task_struct *)ctx->args[1], pid)" : "ctx->child_pid"},
+         {"exit_section",
+          raw ? "raw_tracepoint/sched_process_exit" : "tracepoint/sched/sched_process_exit"}}));
   std::string body = in_parts(programs);
   Generated g;
   g.c_source = number_line_resets(fragment(

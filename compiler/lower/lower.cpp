@@ -8,6 +8,7 @@
 #include "compiler/lower/map_contents.hpp"
 #include "compiler/lower/map_names.hpp"
 #include "compiler/lower/raw_syscall_tracepoints.hpp"
+#include "compiler/lower/raw_tracepoint_forms.hpp"
 #include "compiler/lower/syscall_tracepoints.hpp"
 #include "compiler/lower/task_storage.hpp"
 
@@ -211,8 +212,8 @@ int Lowerer::site_for(const ast::ProbeSpec& probe, const std::string& module, bo
       a.name = probe.name;
       site.section = "tracepoint/" + probe.category + "/" + probe.name;
       site.context_type = "struct trace_event_raw_" + probe.name;
-      if (raw_syscall_event_ && probe.category == "raw_syscalls" && context.empty())
-        make_raw_syscall_site(a, site);  // raw_syscall_tracepoints.hpp
+      if (context.empty() && ((raw_syscall_event_ && probe.category == "raw_syscalls") || raw_form_event_))
+        make_raw_tracepoint_site(a, site);  // raw_syscall_tracepoints.hpp, raw_tracepoint_forms.hpp
       break;
     case plan::AttachKind::RawTracepoint:
       a.name = probe.symbol;
@@ -259,12 +260,16 @@ int Lowerer::site_for(const ast::ProbeSpec& probe, const std::string& module, bo
   int index = static_cast<int>(program.sites.size());
   a.program = "site" + std::to_string(index);
   site.attachment = static_cast<int>(program.plan.attachments.size());
-  bool raw_syscalls = a.kind == plan::AttachKind::RawTracepoint && a.category == "raw_syscalls";
-  program.plan.attachments.push_back(std::move(a));
-  if (raw_syscalls) {
+  // A tracepoint made raw (a user's raw_tracepoint point has no category): its kernel reads' types.
+  bool raw_tracepoint = a.kind == plan::AttachKind::RawTracepoint && !a.category.empty();
+  if (raw_tracepoint && a.category == "raw_syscalls") {
     program.kernel_types.push_back("pt_regs");  // the arguments are read from the saved registers
-    if (wants_tracepoint_fallback(options_)) raw_syscall_sites_.push_back(index);
+  } else if (const RawTracepointForm* form =
+                 raw_tracepoint ? raw_tracepoint_form(a.category, a.name) : nullptr) {
+    for (std::string_view t : form->kernel_types) program.kernel_types.emplace_back(t);
   }
+  program.plan.attachments.push_back(std::move(a));
+  if (raw_tracepoint && wants_tracepoint_fallback(options_)) raw_sites_.push_back(index);
   if (!context.empty()) {
     // seam's own type (generated with the program), not the kernel's
   } else if (site.context_type.rfind("struct trace_event_raw_", 0) == 0 ||
@@ -341,6 +346,7 @@ const EventSites& Lowerer::event_sites(const ast::EventDecl& event) {
   }
   es.is_call = !begin_probes.empty() && begin_probes[0].kind == ast::ProbeKind::Call;
   raw_syscall_event_ = !variant && reads_raw_syscalls(event) && use_raw_syscall_tracepoints(options_);
+  raw_form_event_ = !variant && reads_raw_forms(event) && use_raw_syscall_tracepoints(options_);
   std::vector<ast::ProbeSpec> begins = merged_begins(begin_probes, es.is_call);
   for (const ast::ProbeSpec& p : begins) {
     es.begin_kind = p.kind;
@@ -359,7 +365,7 @@ const EventSites& Lowerer::event_sites(const ast::EventDecl& event) {
     int e = site_for(p, event.module, false, origin, end_context);
     if (e >= 0) es.end.push_back(e);
   }
-  raw_syscall_event_ = false;
+  raw_syscall_event_ = raw_form_event_ = false;
   if (!event.is_span) es.end = es.begin;
   // Span begin and end actions; rules attach to the end actions later.
   if (event.is_span) {
@@ -581,6 +587,9 @@ plan::Program Lowerer::run() {
   program.plan.ringbuf_bytes = options_.ringbuf_bytes;
   program.plan.target_tgid = options_.target_pid;
   program.plan.target_cgroup = options_.target_cgroup;
+  // Only where known: these have no perf tracepoint fallback built beside them.
+  program.plan.raw_sched_programs =
+      options_.has_feature && options_.has_feature(plan::Feature::RawTracepoint);
   // What this kernel cannot run (compiler/check/availability.hpp) is listed, not lowered.
   auto unavailable = [&](const std::string& name, bool metric, const SourceRange& range,
                          const std::string& why) {
@@ -629,7 +638,7 @@ plan::Program Lowerer::run() {
   plan::resolve_values(program.plan);  // holes and `with` items by field index, once the records are final
   lower_outputs(input_.rule_files, program.plan);
   lower_scope(input_, options_, program);
-  add_tracepoint_fallbacks(program, raw_syscall_sites_);  // every action placed: they copy them
+  add_tracepoint_fallbacks(program, raw_sites_);  // every action placed: they copy them
   if (options_.uprobe_session && options_.uprobe_session())
     use_uprobe_sessions();  // last: it removes return sites
   describe_map_contents(program);

@@ -53,8 +53,15 @@ void lower_scope(const Input& input, const Options& options, plan::Program& prog
               std::find(program.plan.workload_libraries.begin(), program.plan.workload_libraries.end(),
                         p.glob) == program.plan.workload_libraries.end())
             program.plan.workload_libraries.push_back(p.glob);
-  if (options.operator_scope || !program.plan.scopes.empty())
-    program.kernel_types.push_back("trace_event_raw_sched_process_fork");  // the scope-follow program's
+  if (options.operator_scope || !program.plan.scopes.empty()) {
+    // The scope-follow program's (bpf-templates/scope_follow.c.tmpl): the record, or as a raw
+    // tracepoint the child task.
+    program.kernel_types.push_back("trace_event_raw_sched_process_fork");
+    if (program.plan.raw_sched_programs) {
+      program.kernel_types.push_back("bpf_raw_tracepoint_args");
+      program.kernel_types.push_back("struct task_struct");
+    }
+  }
 }
 
 }  // namespace seam::lower

@@ -127,10 +127,12 @@ class Lowerer {
   // By event and the syscalls of its variant ("" for the event's own probes).
   std::map<std::pair<const ast::EventDecl*, std::string>, EventSites> events_;
   const ast::EventDecl* variant_event_ = nullptr;
-  // While event_sites() places an event that reads only id, args and ret from raw_syscalls: its
-  // sites are raw tracepoint programs (raw_syscall_tracepoints.hpp).
+  // While event_sites() places an event that reads only id, args and ret from raw_syscalls, or
+  // only fields of tracepoints with a raw form: its sites are raw tracepoint programs
+  // (raw_syscall_tracepoints.hpp, raw_tracepoint_forms.hpp).
   bool raw_syscall_event_ = false;
-  std::vector<int> raw_syscall_sites_;  // those sites, each given a perf tracepoint fallback in run()
+  bool raw_form_event_ = false;
+  std::vector<int> raw_sites_;  // those sites, each given a perf tracepoint fallback in run()
   std::vector<std::string> variant_syscalls_;
   std::map<const ast::StateDecl*, int> states_;
   std::map<const ast::EventDecl*, int> correlations_;

@@ -12,7 +12,7 @@ bool wants_tracepoint_fallback(const Options& options) {
   return !options.has_feature;
 }
 
-void make_raw_syscall_site(plan::Attachment& a, plan::Site& site) {
+void make_raw_tracepoint_site(plan::Attachment& a, plan::Site& site) {
   a.kind = plan::AttachKind::RawTracepoint;
   a.feature = plan::Feature::RawTracepoint;
   site.section = "raw_tracepoint/" + a.name;

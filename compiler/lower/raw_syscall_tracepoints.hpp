@@ -22,10 +22,11 @@ namespace seam::lower {
 bool use_raw_syscall_tracepoints(const Options& options);
 bool wants_tracepoint_fallback(const Options& options);
 
-// Makes `a` and `site` (a tracepoint raw_syscalls:NAME) the raw tracepoint program for NAME.
-void make_raw_syscall_site(plan::Attachment& a, plan::Site& site);
+// Makes `a` and `site` (a tracepoint CATEGORY:NAME: raw_syscalls, or one with a raw form,
+// raw_tracepoint_forms.hpp) the raw tracepoint program for NAME. The plan keeps its category.
+void make_raw_tracepoint_site(plan::Attachment& a, plan::Site& site);
 
-// Gives each of `sites` (raw tracepoint sites of make_raw_syscall_site, with all their actions
+// Gives each of `sites` (raw tracepoint sites of make_raw_tracepoint_site, with all their actions
 // placed) a perf tracepoint program on the same tracepoint doing the same: a new site whose
 // attachment is the first's fallback (is_fallback), loaded only where raw tracepoints are not.
 void add_tracepoint_fallbacks(plan::Program& program, const std::vector<int>& sites);

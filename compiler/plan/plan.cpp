@@ -253,6 +253,7 @@ void to_json(nlohmann::json& j, const Plan& p) {
   if (!p.enums.empty()) j["enums"] = p.enums;
   if (p.target_tgid) j["target_tgid"] = p.target_tgid;
   if (p.target_cgroup) j["target_cgroup"] = p.target_cgroup;
+  if (p.raw_sched_programs) j["raw_sched_programs"] = true;
   for (const Scope& s : p.scopes)
     j["scopes"].push_back({{"kind", to_string(s.kind)}, {"argument", s.argument}, {"origin", s.origin}});
   if (!p.workload_libraries.empty()) j["workload_libraries"] = p.workload_libraries;
@@ -277,6 +278,7 @@ void from_json(const nlohmann::json& j, Plan& p) {
   if (j.contains("enums")) j.at("enums").get_to(p.enums);
   p.target_tgid = j.value("target_tgid", uint32_t{0});
   p.target_cgroup = j.value("target_cgroup", uint64_t{0});
+  p.raw_sched_programs = j.value("raw_sched_programs", false);
   if (j.contains("memory_readers")) j.at("memory_readers").get_to(p.memory_readers);
   if (j.contains("identity_tests")) j.at("identity_tests").get_to(p.identity_tests);
   if (j.contains("unavailable_rules")) j.at("unavailable_rules").get_to(p.unavailable_rules);

@@ -389,6 +389,11 @@ struct Plan {
   // another pid, or `-c`'s new cgroup, finds the object an earlier run built.
   uint32_t target_tgid = 0;
   uint64_t target_cgroup = 0;
+  // seam's own sched programs (the exec notice, the scope's fork and exit programs) are raw
+  // tracepoint programs (raw_tracepoint/sched_process_exec...), attached as such: lowering says so
+  // where the kernel is known to have them. Their links detach without the grace period a perf
+  // tracepoint's close waits for under the kernel's event_mutex.
+  bool raw_sched_programs = false;
   // Enum name -> value -> name, for the fields whose enum_name is set (from the modules' `enum`s).
   std::map<std::string, std::map<int64_t, std::string>> enums;
   std::vector<Output> outputs;  // declared in the rule files (--output flags are the runtime's)

@@ -116,14 +116,19 @@ void RuleUnit::attach(const NoticeFn& notice) {
   // scan instead of adding to it. Joined before the memory readers and so before `ready`. (A
   // process that execs after the scan read /proc and before the exec probe attached is found by
   // the next rescan, 500 ms later, instead of its exec notice.)
-  std::jthread kernel_probes([this, &object, notice] {
+  std::jthread kernel_probes([this, &object, &plan, notice] {
     attacher_->attach_kernel_probes();
-    exec_attached_ = object.is_loaded("seam_exec_notice") &&
-                     object.attach_tracepoint("seam_exec_notice", "sched", "sched_process_exec").ok();
+    // seam's own sched programs: raw tracepoints where lowering made them so (the plan says).
+    auto attach_sched = [&object, &plan](const char* program, const char* event) {
+      return plan.raw_sched_programs ? object.attach_raw_tracepoint(program, event)
+                                     : object.attach_tracepoint(program, "sched", event);
+    };
+    exec_attached_ =
+        object.is_loaded("seam_exec_notice") && attach_sched("seam_exec_notice", "sched_process_exec").ok();
     // A scoped object's children-follow and exit programs (bpf-templates/scope_follow.c.tmpl).
     for (const auto& [program, event] : {std::pair{"seam_scope_fork", "sched_process_fork"},
                                          std::pair{"seam_scope_exit", "sched_process_exit"}})
-      if (object.is_loaded(program) && !object.attach_tracepoint(program, "sched", event).ok())
+      if (object.is_loaded(program) && !attach_sched(program, event).ok())
         notice(Notice{plan::Severity::Warning,
                       notice_id(NoticeKind::ScopeFollowUnavailable),
                       std::string("cannot attach ") + program + " (sched:" + event +

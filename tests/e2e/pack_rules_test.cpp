@@ -535,14 +535,28 @@ TEST_F(PackRules, PageFaultEventSeesEveryFreshPageTouched) {
   Workload w = pack_workload("faults", "2000");
   std::string rules = dir_.write(
       "faults.seam", "use mem\nrule fault on mem.page_fault where pid == " + std::to_string(w.pid()) +
-                         " alert info \"fault at {address}\" with address, error_code\n");
+                         " alert info \"fault at {address}\" with address, ip, error_code\n");
   start({rules});
   w.run();
   std::vector<nlohmann::json> faults = wait_alerts("fault", w.pid(), 2000);
   ASSERT_GE(faults.size(), 2000u) << seam_->stderr_text();
-  size_t user_writes = 0;  // error code bits: 1 write, 2 user mode
-  for (const nlohmann::json& f : faults) user_writes += (f["fields"].value("error_code", 0) & 6) == 6;
+  // Read from the tracepoint's arguments (a raw tracepoint here: raw_tracepoint_forms.hpp): the
+  // error code's bits (1 write, 2 user mode), each fresh page's own address, and the one store
+  // instruction that touches them all (the faulting ip, read through the saved registers).
+  size_t user_writes = 0;
+  std::set<uint64_t> pages;
+  std::map<uint64_t, size_t> ips;
+  for (const nlohmann::json& f : faults) {
+    user_writes += (f["fields"].value("error_code", 0) & 6) == 6;
+    pages.insert(f["fields"].value("address", uint64_t{0}) >> 12);
+    ++ips[f["fields"].value("ip", uint64_t{0})];
+  }
   EXPECT_GE(user_writes, 2000u);
+  EXPECT_GE(pages.size(), 2000u);
+  auto most = std::max_element(ips.begin(), ips.end(),
+                               [](const auto& a, const auto& b) { return a.second < b.second; });
+  EXPECT_NE(most->first, 0u);
+  EXPECT_GE(most->second, 2000u) << "faults by ip: " << ips.size();
 }
 
 // A memory cgroup with a limit, v2 (memory.max) or v1 (memory.limit_in_bytes); removed at the end.

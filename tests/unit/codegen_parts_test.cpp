@@ -26,8 +26,9 @@ struct Part {
   std::vector<std::string> programs;  // the SEC("...") names of the programs it holds
 };
 
-// Part number -> what its `#if SEAM_IN_PART(N)` ... `#endif` block holds, for the blocks that
-// hold programs (the license's is not one); programs outside any block go to part -1.
+// Part number -> what its `#if SEAM_IN_PART(N)` ... `#endif` block holds (its size without #line
+// directives), for the blocks that hold programs (the license's is not one); programs outside any
+// block go to part -1.
 std::map<int, Part> parts_of(const std::string& c) {
   std::map<int, Part> parts;
   std::istringstream in(c);
@@ -48,7 +49,7 @@ std::map<int, Part> parts_of(const std::string& c) {
       }
       part = -1;
     } else if (part >= 0) {
-      block.text_bytes += line.size() + 1;
+      if (!line.starts_with("#line ")) block.text_bytes += line.size() + 1;  // as in_parts sizes them
       if (std::regex_match(line, m, program)) block.programs.push_back(m[1]);
     } else if (std::regex_match(line, m, program)) {
       parts[-1].programs.push_back(m[1]);

@@ -142,7 +142,7 @@ TEST(CodegenRawSyscalls, PerSyscallTracepointsStayPerfTracepoints) {
     EXPECT_EQ(a.kind, plan::AttachKind::Tracepoint) << a.category << ":" << a.name;
     EXPECT_EQ(a.category, "syscalls");
   }
-  EXPECT_EQ(c.generated.c_source.find("raw_tracepoint/"), std::string::npos);
+  EXPECT_EQ(c.generated.c_source.find("raw_tracepoint/sys_"), std::string::npos);
 }
 
 }  // namespace

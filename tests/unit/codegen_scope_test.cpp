@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/build_generated.hpp"
 #include "support/compile_text.hpp"
 
 namespace seam::test {
@@ -52,6 +53,33 @@ TEST(CodegenScope, AWorkloadFileTestsTheScopeMapBeforeAnythingElse) {
   EXPECT_EQ(sites, 2u);  // the futex enter and exit tracepoints
   EXPECT_NE(src.find("SEC(\"tracepoint/sched/sched_process_fork\")"), std::string::npos);
   EXPECT_NE(src.find("SEC(\"tracepoint/sched/sched_process_exit\")"), std::string::npos);
+}
+
+// Where the kernel is known to have raw tracepoints, seam's own sched programs (the exec notice,
+// the scope's fork and exit) are raw tracepoint programs, and the plan says so for the loader.
+TEST(CodegenScope, SeamsOwnSchedProgramsAreRawTracepointsWhereTheKernelHasThem) {
+  lower::Options kernel;
+  kernel.has_feature = [](plan::Feature) { return true; };
+  Compiled c = compile_text(kFutex, {}, kernel);
+  ASSERT_EQ(c.diagnostics, "");
+  EXPECT_TRUE(c.lowered.plan.raw_sched_programs);
+  EXPECT_TRUE(nlohmann::json(c.lowered.plan).value("raw_sched_programs", false));
+  const std::string& src = c.generated.c_source;
+  for (const char* event : {"sched_process_exec", "sched_process_fork", "sched_process_exit"}) {
+    EXPECT_NE(src.find("SEC(\"raw_tracepoint/" + std::string(event) + "\")"), std::string::npos) << event;
+    EXPECT_EQ(src.find("SEC(\"tracepoint/sched/" + std::string(event) + "\")"), std::string::npos) << event;
+  }
+  EXPECT_NE(src.find("(__u32)SEAM_KERNEL_READ((struct task_struct *)ctx->args[1], pid)"), std::string::npos)
+      << src;
+  if (!can_build_generated() && in_ci()) FAIL() << "CI needs clang and " << build::kVmlinuxBtfPath;
+  if (!can_build_generated()) GTEST_SKIP() << "no clang or kernel BTF: the C was checked, not built";
+  build::BuildResult built = build_generated(c.lowered, src);
+  ASSERT_TRUE(built.object) << built.object.error() << "\n" << built.clang_stderr << "\n" << src;
+  kernel.has_feature = [](plan::Feature f) { return f != plan::Feature::RawTracepoint; };
+  Compiled perf = compile_text(kFutex, {}, kernel);
+  EXPECT_FALSE(perf.lowered.plan.raw_sched_programs);
+  EXPECT_NE(perf.generated.c_source.find("SEC(\"tracepoint/sched/sched_process_exec\")"), std::string::npos);
+  EXPECT_NE(perf.generated.c_source.find("(__u32)ctx->child_pid"), std::string::npos);
 }
 
 TEST(CodegenScope, AHostFileTestsNothingUnlessTheOperatorScopesTheRun) {
