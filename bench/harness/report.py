@@ -146,6 +146,11 @@ def table(r):
                          + ("" if att is None else f" (load+attach {att:.0f})")
                          + f", CPU {wa[k]['ready_cpu_ms']:.0f} ms median "
                          f"{wa[k]['mean_cpu_ms']:.1f} mean; samples {sorted(round(x) for x in wa[k]['samples_ready_ms'])}")
+        ol = st.get("one_liner")
+        if ol:
+            L.append(f"   one-liner `seam run -e '{ol['rule']}' -c '{ol['command']}'`: ready cold "
+                     f"{ol['seam_cold']['ready_ms']:.1f} ms, warm (the same line again) {ol['seam_warm']['ready_ms']:.1f} ms; "
+                     f"bpftrace -c on the same functions {ol['bpftrace']['ready_ms']:.1f} ms")
         L.append(f"   default pack libraries: {st['libraries']}")
         L.append(f"   gil+malloc libraries: {st['pair_libraries']}")
         d = st.get("deploy")

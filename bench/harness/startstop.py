@@ -19,18 +19,19 @@ ATTACHED = re.compile(r"(\d+) probes attached for (\d+) rules in (\d+) ms")
 DETACHED = re.compile(r"detached (\d+) probes in (\d+) ms")
 
 
-def one_seam_run(art, cache_dir, name, paths=(), remove_cache=False):
+def one_seam_run(art, cache_dir, name, paths=(), remove_cache=False, extra=()):
     """One start and stop; `remove_cache`: the cache dir was made for this run alone (a cold or
-    bundle run), so it goes with it rather than piling up under /tmp."""
+    bundle run), so it goes with it rather than piling up under /tmp. `extra`: more arguments of
+    `seam run` (-e, -c)."""
     try:
-        return seam_run_figures(art, cache_dir, name, paths)
+        return seam_run_figures(art, cache_dir, name, paths, extra)
     finally:
         if remove_cache:
             shutil.rmtree(cache_dir, ignore_errors=True)
 
 
-def seam_run_figures(art, cache_dir, name, paths):
-    t = tracers.Seam(art, list(paths), cache_dir=cache_dir, name=name)
+def seam_run_figures(art, cache_dir, name, paths, extra=()):
+    t = tracers.Seam(art, list(paths), cache_dir=cache_dir, name=name, extra=extra)
     ready_s = t.start()
     # CPU used until ready: what a start costs whatever the load (ready's wall time on a busy
     # host is mostly waiting for a CPU).
@@ -60,16 +61,17 @@ def summarize(runs):
     return out
 
 
-def seam_cold_warm(art, reps, paths, label, log):
+def seam_cold_warm(art, reps, paths, label, log, extra=()):
     cold, warm = [], []
     warm_cache = tempfile.mkdtemp(prefix="seam-bench-warm-")
-    one_seam_run(art, warm_cache, "seam-warm", paths)  # fills the cache
+    one_seam_run(art, warm_cache, "seam-warm", paths, extra=extra)  # fills the cache
     for rep in range(reps):
-        r = one_seam_run(art, tempfile.mkdtemp(prefix="seam-bench-cold-"), "seam-cold", paths, remove_cache=True)
+        r = one_seam_run(art, tempfile.mkdtemp(prefix="seam-bench-cold-"), "seam-cold", paths, remove_cache=True,
+                         extra=extra)
         cold.append(r)
         log(f"  {label} seam cold rep {rep + 1}/{reps}: ready {r['ready_s'] * 1e3:7.1f} ms, {r.get('probes')} probes, "
             f"detach {r.get('detach_ms')} ms, exit {r['stop_s'] * 1e3:6.1f} ms after SIGTERM")
-        r = one_seam_run(art, warm_cache, "seam-warm", paths)
+        r = one_seam_run(art, warm_cache, "seam-warm", paths, extra=extra)
         warm.append(r)
         log(f"  {label} seam warm rep {rep + 1}/{reps}: ready {r['ready_s'] * 1e3:7.1f} ms, detach {r.get('detach_ms')} ms, "
             f"exit {r['stop_s'] * 1e3:6.1f} ms, VmHWM {r['peak_rss_kb']} kB")
@@ -165,6 +167,32 @@ def start_against(art, other_seam, reps, log, cold, paths=()):
     return out
 
 
+ONE_LINER = "cudaStreamSynchronize > 10ms -> alert with ustack"
+
+
+def one_liner(art, reps, cudart, log):
+    """The one-liner an operator types, with a command to trace: `seam run -e ONE_LINER -c CMD`,
+    cold (a fresh cache each run) and warm (the same line again: neither the private file its text
+    is written to nor -c's new cgroup is in the generated C, so a later run finds the object), next
+    to `bpftrace -c CMD` on a script probing the same functions the same way."""
+    # The run ends with it; ready comes long before. A full path: bpftrace -c refuses a name that
+    # two PATH entries resolve (/bin and /usr/bin on a merged-/usr Debian).
+    command = f"{shutil.which('sleep')} 1"
+    extra = ["-e", ONE_LINER, "-c", command]
+    cold, warm, _ = seam_cold_warm(art, reps, [], "one-liner", log, extra=extra)
+    script = os.path.join(art.out, "one_liner.bt")
+    with open(script, "w") as f:
+        f.write(tracers.one_liner_bt(cudart))
+    bt = []
+    for rep in range(reps):
+        t = tracers.Bpftrace(art, script, "bpftrace-one-liner", extra=["-c", command])
+        ready_s = t.start()
+        t.stop()
+        bt.append({"ready_s": ready_s, "stop_s": 0.0})
+        log(f"  one-liner bpftrace rep {rep + 1}/{reps}: ready {ready_s * 1e3:7.1f} ms")
+    return {"rule": ONE_LINER, "command": command, "seam_cold": cold, "seam_warm": warm, "bpftrace": summarize(bt)}
+
+
 def measure(art, reps, log, against=None):
     """The whole default pack (rules/), and its two CUDA/GIL rules alone (gil.seam, malloc.seam),
     which is what the bpftrace script does too. `against`: another build's seam, whose warm and cold
@@ -201,4 +229,5 @@ def measure(art, reps, log, against=None):
     out["bpftrace"] = summarize(bt)
     out["bpftrace"]["killed"] = sum(1 for r in bt if r["killed"])
     out["bpftrace_script"] = script
+    out["one_liner"] = one_liner(art, reps, cudarts[0], log)
     return out

@@ -63,11 +63,12 @@ class Bpftrace(Tracer):
     """bpftrace on a script; BEGIN prints "ready", which bpftrace runs once every probe is attached."""
     name = "bpftrace"
 
-    def __init__(self, art, script_path, name="bpftrace"):
+    def __init__(self, art, script_path, name="bpftrace", extra=()):
         self.art, self.script, self.name = art, script_path, name
+        self.extra = list(extra)
 
     def command(self):
-        return [self.art.bpftrace, self.script]
+        return [self.art.bpftrace, *self.extra, self.script]
 
     def is_ready(self, stream, line):
         return stream == "out" and line.strip() == "ready"
@@ -93,6 +94,18 @@ def headline_bt(cuda_lib, libpython):
 
 def empty_bt(lib, function):
     return f'BEGIN {{ printf("ready\\n"); }}\nuprobe:{lib}:{function} {{ }}\n'
+
+
+def one_liner_bt(cudart):
+    """startstop.ONE_LINER in bpftrace: cudaStreamSynchronize and its per-thread-stream twin
+    (cuda.stream_sync's two functions) over 10 ms, with the user stack."""
+    fns = ",".join(f"uprobe:{cudart}:{fn}" for fn in ("cudaStreamSynchronize", "cudaStreamSynchronize_ptsz"))
+    rets = fns.replace("uprobe:", "uretprobe:")
+    return ('BEGIN { printf("ready\\n"); }\n'
+            f"{fns} {{ @start[tid] = nsecs; }}\n"
+            f"{rets} /@start[tid]/ {{ $d = nsecs - @start[tid]; delete(@start[tid]);"
+            ' if ($d > 10000000) { printf("%d%s\\n", $d, ustack); } }\n'
+            "END { clear(@start); }\n")
 
 
 def default_pack_bt(cudart, libpython):
