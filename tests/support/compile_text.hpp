@@ -66,6 +66,16 @@ inline Compiled compile_text(const std::string& rules, const codegen::Options& o
   return compile_files({{"rules.seam", rules}}, options, lower_options, missing);
 }
 
+// Lowering as on a kernel whose feature probe found every program kind, raw tracepoints only
+// when `raw_tracepoint`.
+inline lower::Options kernel_with_raw_tracepoints(bool raw_tracepoint) {
+  lower::Options o;
+  o.has_feature = [raw_tracepoint](plan::Feature f) {
+    return f != plan::Feature::RawTracepoint || raw_tracepoint;
+  };
+  return o;
+}
+
 // The text of the generated function `program` (from its SEC line to its closing brace).
 inline std::string program_text(const std::string& c_source, const std::string& program) {
   size_t at = c_source.find("int " + program + "(");

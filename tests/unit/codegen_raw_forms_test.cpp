@@ -20,14 +20,6 @@ constexpr const char* kRules =
     "rule c on mem.compaction where duration > 1ms alert info \"{migrate_pfn} {free_pfn} {sync} {status}\"\n"
     "rule r on mem.direct_reclaim where duration > 1ms alert info \"{order} {gfp_flags} {nr_reclaimed}\"\n";
 
-lower::Options kernel_with(bool raw_tracepoint) {
-  lower::Options o;
-  o.has_feature = [raw_tracepoint](plan::Feature f) {
-    return f != plan::Feature::RawTracepoint || raw_tracepoint;
-  };
-  return o;
-}
-
 std::vector<const plan::Attachment*> on(const plan::Plan& p, const std::string& name) {
   std::vector<const plan::Attachment*> out;
   for (const plan::Attachment& a : p.attachments)
@@ -44,7 +36,7 @@ TEST(CodegenRawForms, EveryFormsFieldIsRead) {
 }
 
 TEST(CodegenRawForms, RawTracepointsReadTheArgumentsWhereTheKernelHasThem) {
-  Compiled c = compile_text(kRules, {}, kernel_with(true));
+  Compiled c = compile_text(kRules, {}, kernel_with_raw_tracepoints(true));
   ASSERT_EQ(c.diagnostics, "");
   const plan::Plan& p = c.lowered.plan;
   const std::string& src = c.generated.c_source;
@@ -74,7 +66,7 @@ TEST(CodegenRawForms, RawTracepointsReadTheArgumentsWhereTheKernelHasThem) {
 }
 
 TEST(CodegenRawForms, PerfTracepointsWhereTheKernelHasNoRawTracepoints) {
-  Compiled c = compile_text(kRules, {}, kernel_with(false));
+  Compiled c = compile_text(kRules, {}, kernel_with_raw_tracepoints(false));
   ASSERT_EQ(c.diagnostics, "");
   for (const plan::Attachment& a : c.lowered.plan.attachments)
     EXPECT_NE(a.kind, plan::AttachKind::RawTracepoint) << a.category << ":" << a.name;
@@ -111,7 +103,7 @@ TEST(CodegenRawForms, AnEventReadingAFieldTheFormLacksStaysAPerfTracepoint) {
                                "module m\npoint fault = tracepoint exceptions:page_fault_user\n"
                                "    (address: u64, common_pid: i32)\n"},
                               {"rules.seam", "use m\nmetric n on m.fault count by common_pid\n"}},
-                             {}, kernel_with(true));
+                             {}, kernel_with_raw_tracepoints(true));
   ASSERT_EQ(c.diagnostics, "");
   ASSERT_FALSE(c.lowered.plan.attachments.empty());
   for (const plan::Attachment& a : c.lowered.plan.attachments) {

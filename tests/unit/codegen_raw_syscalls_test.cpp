@@ -17,14 +17,6 @@ constexpr const char* kRule =
     "rule slow on syscalls.any where duration > 1ms and args[0] != 7 alert info \"{id} {ret}\"\n"
     "metric entered on syscalls.enter count by id\n";
 
-lower::Options kernel_with(bool raw_tracepoint) {
-  lower::Options o;
-  o.has_feature = [raw_tracepoint](plan::Feature f) {
-    return f != plan::Feature::RawTracepoint || raw_tracepoint;
-  };
-  return o;
-}
-
 std::vector<const plan::Attachment*> on(const plan::Plan& p, const std::string& name) {
   std::vector<const plan::Attachment*> out;
   for (const plan::Attachment& a : p.attachments)
@@ -43,7 +35,7 @@ bool has_section(const std::string& c, const std::string& section) {
 }
 
 TEST(CodegenRawSyscalls, RawTracepointsWhereTheKernelHasThem) {
-  Compiled c = compile_text(kRule, {}, kernel_with(true));
+  Compiled c = compile_text(kRule, {}, kernel_with_raw_tracepoints(true));
   ASSERT_EQ(c.diagnostics, "");
   const plan::Plan& p = c.lowered.plan;
   for (const char* name : {"sys_enter", "sys_exit"}) {
@@ -74,7 +66,7 @@ TEST(CodegenRawSyscalls, RawTracepointsWhereTheKernelHasThem) {
 }
 
 TEST(CodegenRawSyscalls, PerfTracepointsWhereTheKernelHasNoRawTracepoints) {
-  Compiled c = compile_text(kRule, {}, kernel_with(false));
+  Compiled c = compile_text(kRule, {}, kernel_with_raw_tracepoints(false));
   ASSERT_EQ(c.diagnostics, "");
   for (const char* name : {"sys_enter", "sys_exit"}) {
     std::vector<const plan::Attachment*> sites = on(c.lowered.plan, name);
@@ -136,7 +128,7 @@ TEST(CodegenRawSyscalls, WhereTheKernelIsNotKnownThePerfTracepointIsTheFallback)
 TEST(CodegenRawSyscalls, PerSyscallTracepointsStayPerfTracepoints) {
   Compiled c = compile_text(
       "use syscalls\nrule r on syscalls.any where id == futex and duration > 1ms alert info \"x\"\n", {},
-      kernel_with(true));
+      kernel_with_raw_tracepoints(true));
   ASSERT_EQ(c.diagnostics, "");
   for (const plan::Attachment& a : c.lowered.plan.attachments) {
     EXPECT_EQ(a.kind, plan::AttachKind::Tracepoint) << a.category << ":" << a.name;
