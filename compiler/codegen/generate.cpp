@@ -573,20 +573,21 @@ Generated generate(const plan::Program& program, const Options& options) {
   // seam's own sched programs as raw tracepoints where lowering says the kernel has them: the
   // exec notice reads nothing, the fork program the child task (plan::Plan::raw_sched_programs).
   const bool raw = program.plan.raw_sched_programs;
+  auto sched_section = [raw](const std::string& event) {
+    return (raw ? "raw_tracepoint/" : "tracepoint/sched/") + event;
+  };
   if (options.exec_notices)
-    programs.push_back(fragment(
-        "exec_notice.c.tmpl",
-        {{"rule_id", std::to_string(plan::kExecNoticeRuleId) + "U"},
-         {"section", raw ? "raw_tracepoint/sched_process_exec" : "tracepoint/sched/sched_process_exec"}}));
+    programs.push_back(
+        fragment("exec_notice.c.tmpl", {{"rule_id", std::to_string(plan::kExecNoticeRuleId) + "U"},
+                                        {"section", sched_section("sched_process_exec")}}));
   if (scoped(program, options))
     programs.push_back(fragment(
         "scope_follow.c.tmpl",
-        {{"fork_section", raw ? "raw_tracepoint/sched_process_fork" : "tracepoint/sched/sched_process_fork"},
+        {{"fork_section", sched_section("sched_process_fork")},
          {"fork_context",
           raw ? "struct bpf_raw_tracepoint_args" : "struct trace_event_raw_sched_process_fork"},
          {"child_pid", raw ? "SEAM_KERNEL_READ((struct task_struct *)ctx->args[1], pid)" : "ctx->child_pid"},
-         {"exit_section",
-          raw ? "raw_tracepoint/sched_process_exit" : "tracepoint/sched/sched_process_exit"}}));
+         {"exit_section", sched_section("sched_process_exit")}}));
   std::string body = in_parts(programs);
   Generated g;
   g.c_source = number_line_resets(fragment(

@@ -212,7 +212,7 @@ int Lowerer::site_for(const ast::ProbeSpec& probe, const std::string& module, bo
       a.name = probe.name;
       site.section = "tracepoint/" + probe.category + "/" + probe.name;
       site.context_type = "struct trace_event_raw_" + probe.name;
-      if (context.empty() && ((raw_syscall_event_ && probe.category == "raw_syscalls") || raw_form_event_))
+      if (raw_event_ && context.empty())
         make_raw_tracepoint_site(a, site);  // raw_syscall_tracepoints.hpp, raw_tracepoint_forms.hpp
       break;
     case plan::AttachKind::RawTracepoint:
@@ -345,8 +345,8 @@ const EventSites& Lowerer::event_sites(const ast::EventDecl& event) {
                                  {}});
   }
   es.is_call = !begin_probes.empty() && begin_probes[0].kind == ast::ProbeKind::Call;
-  raw_syscall_event_ = !variant && reads_raw_syscalls(event) && use_raw_syscall_tracepoints(options_);
-  raw_form_event_ = !variant && reads_raw_forms(event) && use_raw_syscall_tracepoints(options_);
+  raw_event_ = !variant && (reads_raw_syscalls(event) || reads_raw_forms(event)) &&
+               use_raw_syscall_tracepoints(options_);
   std::vector<ast::ProbeSpec> begins = merged_begins(begin_probes, es.is_call);
   for (const ast::ProbeSpec& p : begins) {
     es.begin_kind = p.kind;
@@ -365,7 +365,7 @@ const EventSites& Lowerer::event_sites(const ast::EventDecl& event) {
     int e = site_for(p, event.module, false, origin, end_context);
     if (e >= 0) es.end.push_back(e);
   }
-  raw_syscall_event_ = raw_form_event_ = false;
+  raw_event_ = false;
   if (!event.is_span) es.end = es.begin;
   // Span begin and end actions; rules attach to the end actions later.
   if (event.is_span) {

@@ -130,8 +130,7 @@ class Lowerer {
   // While event_sites() places an event that reads only id, args and ret from raw_syscalls, or
   // only fields of tracepoints with a raw form: its sites are raw tracepoint programs
   // (raw_syscall_tracepoints.hpp, raw_tracepoint_forms.hpp).
-  bool raw_syscall_event_ = false;
-  bool raw_form_event_ = false;
+  bool raw_event_ = false;
   std::vector<int> raw_sites_;  // those sites, each given a perf tracepoint fallback in run()
   std::vector<std::string> variant_syscalls_;
   std::map<const ast::StateDecl*, int> states_;
