@@ -17,6 +17,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -271,16 +272,29 @@ FeatureSet probe_features_uncached() {
   return s;
 }
 
+namespace {
+
+// SEAM_NO_UPROBE_MULTI=1: uprobes through perf events, as on kernels before 6.6 (to test that
+// path, or to go around a kernel whose uprobe_multi links misbehave). Applied after the boot
+// cache, which keeps what the kernel has.
+FeatureSet with_overrides(FeatureSet s) {
+  if (const char* off = std::getenv("SEAM_NO_UPROBE_MULTI"); off && *off && std::string_view(off) != "0")
+    s.uprobe_multi = FeatureStatus{false, "SEAM_NO_UPROBE_MULTI is set", 0};
+  return s;
+}
+
+}  // namespace
+
 const FeatureSet& probe_features() {
   static const FeatureSet features = [] {
     std::string path = feature_cache_path(build::default_cache_dir());
     if (std::optional<FeatureSet> cached = read_feature_cache(path)) {
       (void)ensure_tracefs();  // what probing the tracepoint would have done
-      return *cached;
+      return with_overrides(*cached);
     }
     FeatureSet probed = probe_features_uncached();
     write_feature_cache(path, probed);  // best effort: the next start probes again if it fails
-    return probed;
+    return with_overrides(probed);
   }();
   return features;
 }

@@ -5,6 +5,9 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <map>
+#include <sstream>
+#include <string>
 
 #include "support/seam_process.hpp"
 #include "support/test_support.hpp"
@@ -116,6 +119,41 @@ TEST(Attach, RealCudaRuntimeCountsExactlyTheCallsMade) {
   std::vector<nlohmann::json> alerts = seam.alerts("every_sync");
   EXPECT_EQ(alerts.size(), 7u);
   for (const nlohmann::json& a : alerts) EXPECT_EQ(a.value("pid", 0), caller.pid());
+}
+
+// The BPF links of a process, by link type: its fds' fdinfo (link_type: uprobe_multi, perf, ...).
+std::map<std::string, int> link_types(pid_t pid) {
+  std::map<std::string, int> out;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/fdinfo", ec)) {
+    std::istringstream info(read_file(e.path().string()));
+    for (std::string line; std::getline(info, line);)
+      if (line.rfind("link_type:", 0) == 0) ++out[line.substr(line.find_first_not_of(" \t", 10))];
+  }
+  return out;
+}
+
+// SEAM_NO_UPROBE_MULTI=1 attaches uprobes through perf events, as on kernels without uprobe_multi
+// links (docs/language.md); every call is still seen.
+TEST(Attach, NoUprobeMultiAttachesThroughPerfEventsAndSeesEveryCall) {
+  SEAM_REQUIRE_ROOT();
+  TempDir dir;
+  Child caller({fixture("cuda_caller"), fixture("libcudart.so.12"), "3", "0"});
+  ASSERT_TRUE(caller.wait_for_line("ready", std::chrono::seconds(10)));
+  ASSERT_EQ(setenv("SEAM_NO_UPROBE_MULTI", "1", 1), 0);
+  SeamRun seam(dir.path(),
+               {dir.write("r.seam", kEverySync), "--pid", std::to_string(caller.pid()), "--listen", "off"});
+  unsetenv("SEAM_NO_UPROBE_MULTI");
+  wait_ready(seam);
+  std::map<std::string, int> links = link_types(seam.pid());
+  caller.send_line("go");
+  ASSERT_TRUE(caller.wait_for_line("done", std::chrono::seconds(10)));
+  EXPECT_TRUE(wait_until([&] { return alerts_from(seam, caller.pid()) >= 3; }, std::chrono::seconds(5)));
+  EXPECT_EQ(seam.stop(), 0);
+  EXPECT_EQ(alerts_from(seam, caller.pid()), 3u);
+  EXPECT_EQ(links.count("uprobe_multi") + links.count("uretprobe_multi"), 0u) << seam.stderr_text();
+  // The entry and return probes of cudaStreamSynchronize and of its _ptsz twin, and the loader hook.
+  EXPECT_GE(links["perf"], 5) << seam.stderr_text();
 }
 
 }  // namespace
