@@ -9,7 +9,10 @@
 #include <cstdio>
 #include <fstream>
 #include <set>
+#include <string>
+#include <vector>
 
+#include "runtime/load/features.hpp"
 #include "support/e2e_helpers.hpp"
 #include "support/seam_process.hpp"
 #include "support/test_support.hpp"
@@ -53,6 +56,12 @@ bool blocked_in_read(pid_t pid) {
   return static_cast<bool>(in >> first) && first == "0";
 }
 
+// The rule that alerts on the blocked read, in the file `file`; `modules`: module files it uses.
+struct ReadRule {
+  std::string file, text;
+  std::vector<std::string> modules;
+};
+
 class ReloadHandover : public ::testing::Test {
  protected:
   // Replaces a rule file the way sed -i and vim do: a temporary file renamed over it.
@@ -66,7 +75,7 @@ class ReloadHandover : public ::testing::Test {
     return out;
   }
 
-  void read_blocked_across_a_reload(const std::string& read_file, const std::string& other,
+  void read_blocked_across_a_reload(const ReadRule& read, const std::string& other,
                                     const std::string& other_v1, const std::string& other_v2, pid_t pid,
                                     int64_t spawned, Child& reader);
 
@@ -112,25 +121,36 @@ TEST_F(ReloadHandover, AnUnchangedFileAlertsOncePerCallAcrossAReload) {
   EXPECT_EQ(static_cast<int64_t>(seen_b.size()), *seen_b.rbegin() - *seen_b.begin() + 1);
 }
 
+// The read's rule on the read syscall's span (raw_syscalls or syscalls tracepoints).
+ReadRule syscall_read_rule(const std::string& file, pid_t pid) {
+  return {file,
+          "use syscalls\n\nrule slow_read\n    on syscalls.any where pid == " + std::to_string(pid) +
+              " and id == read and duration > 100ms\n    alert info \"read {duration}\"\n",
+          {}};
+}
+
 // A read that blocks across the reload of another file: begun under the old object, ended under
-// the new one, it alerts once, with the time it really blocked. `read_file` holds the read's
-// rule; `other` (2 rules when `other_v2` is written) is replaced by `other_v2` while it blocks.
-void ReloadHandover::read_blocked_across_a_reload(const std::string& read_file, const std::string& other,
+// the new one, it alerts once, with the time it really blocked. `read` is the read's rule;
+// `other` (2 rules when `other_v2` is written) is replaced by `other_v2` while it blocks.
+void ReloadHandover::read_blocked_across_a_reload(const ReadRule& read, const std::string& other,
                                                   const std::string& other_v1, const std::string& other_v2,
                                                   pid_t pid, int64_t spawned, Child& reader) {
   std::string p = std::to_string(pid);
-  dir_.write("rules/" + read_file,
-             "use syscalls\n\nrule slow_read\n    on syscalls.any where pid == " + p +
-                 " and id == read and duration > 100ms\n    alert info \"read {duration}\"\n");
+  dir_.write("rules/" + read.file, read.text);
   dir_.write("rules/" + other, other_v1);
-  SeamRun seam(dir_.path(), {dir_.path() + "/rules", "--pid", p, "--listen", "off"});
+  std::vector<std::string> args = read.modules;
+  for (const char* a : {"/rules", "--pid"}) args.push_back(a[0] == '/' ? dir_.path() + a : a);
+  for (const std::string& a : {p, std::string("--listen"), std::string("off")}) args.push_back(a);
+  SeamRun seam(dir_.path(), args);
   ASSERT_TRUE(seam.wait_for_notice("ready", "for 2 rules", 60s)) << seam.stderr_text();
   reader.send_line("start");  // ends the read begun before seam; the next one begins now
   ASSERT_TRUE(reader.wait_for_line("reading", 10s));
   ASSERT_TRUE(wait_until([&] { return blocked_in_read(pid); }, 10s));
   int64_t blocked = now_ns();
   rename_over(other, other_v2);
-  ASSERT_TRUE(seam.wait_for_notice("reloaded", "reload: 1 compiled, 0 failed, 1 unchanged, 0 removed", 60s))
+  std::string unchanged = std::to_string(1 + read.modules.size());  // the read's file and the modules
+  ASSERT_TRUE(seam.wait_for_notice(
+      "reloaded", "reload: 1 compiled, 0 failed, " + unchanged + " unchanged, 0 removed", 60s))
       << seam.stderr_text();
   ASSERT_TRUE(blocked_in_read(pid)) << "the read must last across the reload";
   int64_t sent = now_ns();
@@ -151,8 +171,9 @@ TEST_F(ReloadHandover, ASpanBegunBeforeAReloadEndsAfterItOnce) {
   int64_t spawned = now_ns();
   Child reader({test_python(), "-c", kReader});
   ASSERT_TRUE(reader.wait_for_line("ready", 10s));
-  read_blocked_across_a_reload("a.seam", "b.seam", idle_rule("idle_v1", reader.pid()),
-                               idle_rule("idle_v2", reader.pid()), reader.pid(), spawned, reader);
+  read_blocked_across_a_reload(syscall_read_rule("a.seam", reader.pid()), "b.seam",
+                               idle_rule("idle_v1", reader.pid()), idle_rule("idle_v2", reader.pid()),
+                               reader.pid(), spawned, reader);
 }
 
 // The edited file sorts before the read's and gains a rule on another span, whose map comes
@@ -166,8 +187,33 @@ TEST_F(ReloadHandover, ASpanOutlivesAReloadInWhichAnEarlierFileGainsARule) {
   std::string grown = idle_rule("idle", reader.pid()) +
                       "\nrule slow_getpid\n    on syscalls.any where pid == " + std::to_string(reader.pid()) +
                       " and id == getpid and duration > 1s\n    alert info \"getpid {duration}\"\n";
-  read_blocked_across_a_reload("b.seam", "a.seam", idle_rule("idle", reader.pid()), grown, reader.pid(),
-                               spawned, reader);
+  read_blocked_across_a_reload(syscall_read_rule("b.seam", reader.pid()), "a.seam",
+                               idle_rule("idle", reader.pid()), grown, reader.pid(), spawned, reader);
+}
+
+// The same read as a span on libc's read(), entry and return probes: the call enters under the
+// old object, whose return probe is detached before it returns, and its return is seen by the new
+// object's. That holds where return probes are uprobe_multi links (kernel 6.6+): the kernel then
+// runs every return probe attached at the call's return, if one was attached at its entry. A
+// return probe through a perf event (older kernels) runs only for calls that entered after it
+// was attached (docs/operations.md, "No gap, no duplicate").
+TEST_F(ReloadHandover, ASpanOnAReturnProbeBegunBeforeAReloadEndsAfterItOnce) {
+  SEAM_REQUIRE_ROOT();
+  if (!runtime::probe_features().uprobe_multi.available)
+    GTEST_SKIP() << "no uprobe_multi links here (" << runtime::probe_features().uprobe_multi.reason
+                 << "): a return probe attached during a call does not see its return";
+  std::string module = dir_.write("modules/blocking.seam",
+                                  "module blocking\nlibrary libc = \"libc.so.6\"\nspan read = libc:read()\n");
+  int64_t spawned = now_ns();
+  Child reader({test_python(), "-c", kReader});
+  ASSERT_TRUE(reader.wait_for_line("ready", 10s));
+  ReadRule read{
+      "a.seam",
+      "use blocking\n\nrule slow_read\n    on blocking.read where pid == " + std::to_string(reader.pid()) +
+          " and duration > 100ms\n    alert info \"read {duration}\"\n",
+      {module}};
+  read_blocked_across_a_reload(read, "b.seam", idle_rule("idle_v1", reader.pid()),
+                               idle_rule("idle_v2", reader.pid()), reader.pid(), spawned, reader);
 }
 
 }  // namespace
