@@ -1,6 +1,7 @@
 #include "cli/traced_command.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -11,10 +12,43 @@
 
 namespace seam::cli {
 
+namespace {
+
+// Whether the cgroup whose cgroup.events is open on `fd` still holds a process, in it or below.
+bool populated(int fd) {
+  char text[256];
+  ssize_t n = ::pread(fd, text, sizeof text - 1, 0);
+  if (n <= 0) return false;  // gone, or unreadable: nothing left to wait for
+  text[n] = 0;
+  return std::strstr(text, "populated 1") != nullptr;
+}
+
+// Removes `cgroup` once its last process has gone: a child of the command that outlived it (the
+// shell's child, when seam stopped the shell) keeps it busy. The kernel marks cgroup.events
+// modified when `populated` changes, which poll reports as POLLPRI. Async-signal-safe calls only.
+[[noreturn]] void remove_when_empty(const char* cgroup, const char* events) {
+  if (::rmdir(cgroup) == 0 || errno != EBUSY) _exit(0);
+  // Busy: a process of the command lives on. Wait for it in a grandchild, so that seam, which
+  // waits for its remover, ends now.
+  if (::fork() != 0) _exit(0);
+  int fd = ::open(events, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) _exit(0);
+  while (populated(fd)) {
+    pollfd p{fd, POLLPRI, 0};
+    if (::poll(&p, 1, -1) < 0 && errno != EINTR) _exit(0);
+  }
+  ::rmdir(cgroup);
+  _exit(0);
+}
+
+}  // namespace
+
 // The remover: forked before seam drops its capabilities, it waits for end of file on its pipe
-// (seam closed it, or seam is gone) and removes the cgroup. Ctrl-C, a SIGTERM to the process
-// group, or seam's SIGHUP must not take it away first. Only async-signal-safe calls after fork.
+// (seam closed it, or seam is gone) and removes the cgroup, at once or once the last process of
+// the command has gone (remove_when_empty). Ctrl-C, a SIGTERM to the process group, or seam's
+// SIGHUP must not take it away first. Only async-signal-safe calls after fork.
 Result<void> TracedCommand::start_remover() {
+  std::string events = cgroup_ + "/cgroup.events";
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) return Error{std::string("pipe: ") + std::strerror(errno)};
   remover_ = ::fork();
@@ -33,8 +67,7 @@ Result<void> TracedCommand::start_remover() {
     char c;
     while (::read(fds[0], &c, 1) < 0 && errno == EINTR) {
     }
-    ::rmdir(cgroup_.c_str());  // fails while a child of the command lives on: nothing to wait for
-    _exit(0);
+    remove_when_empty(cgroup_.c_str(), events.c_str());
   }
   ::close(fds[0]);
   remove_fd_ = fds[1];
@@ -106,7 +139,9 @@ TracedCommand::~TracedCommand() {
     ::waitpid(pid_, &status, 0);
   }
   if (remove_fd_ >= 0) {
-    ::close(remove_fd_);  // the remover removes the cgroup; waited for, so it is gone when seam exits
+    // The remover removes the cgroup, waited for: it is gone when seam exits, unless a process of
+    // the command outlives seam (then the remover's child removes it once that process is gone).
+    ::close(remove_fd_);
     int status = 0;
     while (::waitpid(remover_, &status, 0) < 0 && errno == EINTR) {
     }

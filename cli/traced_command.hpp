@@ -4,7 +4,8 @@
 // the rules see it and every child it starts, and nothing else. The run ends when it exits.
 // Removing that cgroup at the end needs CAP_DAC_OVERRIDE (the v2 root is mode 555), which seam
 // drops once its probes are attached, so a helper forked with the cgroup, still holding it,
-// removes the cgroup once seam closes its pipe: at the end of the run, or when seam dies.
+// removes the cgroup once seam closes its pipe (at the end of the run, or when seam dies) and the
+// command's last process has gone: seam stopped by a signal stops the shell, not what it started.
 #include <sys/types.h>
 
 #include <string>
