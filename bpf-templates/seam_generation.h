@@ -21,3 +21,13 @@ static __always_inline int seam_live(void) {
   __u32 *live = bpf_map_lookup_elem(&seam_live_gen, &zero);
   return live && *live == seam_generation;
 }
+
+/* Whether a span's end acts on a span begun under generation `began` (the begin stores it): the
+ * live generation ends every span; another ends only those its own generation began. A return
+ * probe may be the only program that runs at a call's return (through a perf event or a uprobe
+ * session, only the probes attached at the call's entry run), so the old object still ends the
+ * calls it saw begin, after the write and until it is detached. The end clears the span, so of
+ * two programs that run for one hit the first ends it and the second finds nothing. */
+static __always_inline int seam_ends(int live, __u32 began) {
+  return live || began == seam_generation;
+}

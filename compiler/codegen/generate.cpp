@@ -24,9 +24,11 @@ std::string key_expr(const plan::Value& key, const ExprContext& ctx) {
   return "(__u32)" + c_value(key, ctx);
 }
 
-std::string value_fields(size_t slots, bool with_ip) {
+// A span's value: after its start, the generation that began it (seam_ends), its ip and saves.
+std::string value_fields(size_t slots, bool span) {
   std::string s;
-  if (with_ip) s += "\t__u64 ip;\n";
+  if (span)
+    s += "\t__u32 gen; /* the generation that began it (seam_generation.h) */\n\t__u32 pad;\n\t__u64 ip;\n";
   if (slots) s += "\t__u64 s[" + std::to_string(slots) + "];\n";
   return s;
 }
@@ -448,11 +450,18 @@ std::string site_program(const plan::Program& p, const plan::Site& site, const O
   for (int slot : slots)
     if (slots.size() > 1 && slot_tests(p, options, slot)) gate.insert(slot);
   if (!gate.empty()) ctx.gate_slots = &gate;
+  // A site that ends a span runs when its generation is not live too: its span ends act on the
+  // spans their own generation began (seam_ends), everything else only while live.
+  const bool ends_spans = std::any_of(site.actions.begin(), site.actions.end(), [](const plan::Action& a) {
+    return a.kind == plan::ActionKind::SpanEnd;
+  });
   std::string actions;
   std::vector<std::string> texts;  // of each action, for a session site (session())
   bool needs_time = site.session_span >= 0;
   for (const plan::Action& act : site.actions) {
     texts.push_back(subjects ? subject_gated(act, action(p, act, ctx), ctx) : action(p, act, ctx));
+    if (ends_spans && act.kind != plan::ActionKind::SpanEnd && site.session_span < 0)
+      texts.back() = "\tif (seam_acts) {\n" + indent(texts.back()) + "\t}\n";
     actions += texts.back();
     // A task-local span begin reads the clock itself, after the value exists (unless it saves `time`).
     // So does a filtered one (begin_reads_clock), and one that stores nothing reads none.
@@ -471,7 +480,10 @@ std::string site_program(const plan::Program& p, const plan::Site& site, const O
   return fragment(
       "site.c.tmpl",
       {{"description", naming.description},
-       {"skip", skip},
+       {"live_test",
+        ends_spans ? "\tconst int seam_acts = seam_live(); /* span ends: seam_ends */\n"
+                   : "\tif (!seam_live()) /* another generation acts (seam_generation.h) */\n\t\treturn " +
+                         skip + ";\n"},
        {"section", naming.section},
        {"program", naming.program},
        {"context", site.context_type},

@@ -625,7 +625,8 @@ plan::Program Lowerer::run() {
   // Size the in-flight maps' values now that every saved slot is known.
   for (plan::Map& m : program.plan.maps)
     for (const plan::Span& s : program.spans)
-      if (m.name == s.map) m.value_size = static_cast<uint32_t>(16 + 8 * s.saves.size());
+      if (m.name == s.map)
+        m.value_size = static_cast<uint32_t>(24 + 8 * s.saves.size());  // start, generation, ip, saves
   for (plan::Map& m : program.plan.maps)
     for (const plan::Correlation& c : program.correlations)
       if (m.name == c.map) m.value_size = static_cast<uint32_t>(8 + 8 * c.saves.size());

@@ -36,6 +36,13 @@ const plan::Map* map_for(const plan::Program& p, const std::string& purpose) {
   return nullptr;
 }
 
+// sched_switch begins the off-CPU span of the thread that leaves and ends the one of the thread
+// that comes back, in one program.
+constexpr const char* kOffCpu = R"(use sched
+rule long_off on sched.offcpu where duration > 10ms
+    alert info "off {duration}"
+)";
+
 TEST(CodegenGeneration, EveryProgramTestsTheLiveGenerationFirst) {
   codegen::Options options;
   options.exec_notices = true;
@@ -45,11 +52,52 @@ TEST(CodegenGeneration, EveryProgramTestsTheLiveGenerationFirst) {
   EXPECT_NE(src.find("#include \"seam_generation.h\""), std::string::npos);
   std::vector<std::string> progs = programs(src);
   ASSERT_GE(progs.size(), 5u) << src;  // enter, exit, exec notice, fork, exit of the scope
+  size_t ending = 0;
   for (const std::string& p : progs) {
     size_t body = p.find("{\n");
     ASSERT_NE(body, std::string::npos) << p;
-    EXPECT_EQ(p.find("\tif (!seam_live())", body), body + 2) << p;
+    // A program that ends a span reads the generation first too, and goes on when it is not live.
+    if (p.find(" ends */") != std::string::npos) {
+      ++ending;
+      EXPECT_EQ(p.find("\tconst int seam_acts = seam_live();", body), body + 2) << p;
+    } else {
+      EXPECT_EQ(p.find("\tif (!seam_live())", body), body + 2) << p;
+    }
   }
+  EXPECT_EQ(ending, 1u) << src;  // the read's exit
+}
+
+// The begin stores its generation; the end acts on a span when live, or when its own generation
+// began it (the only program that runs at the return of a call that entered before the flip, where
+// a return probe runs only for the calls whose entry it saw); whatever else a program that ends a
+// span does (here sched_switch's begin) runs only while live.
+TEST(CodegenGeneration, ASpansEndActsOnTheSpansItsGenerationBeganAndTheRestOnlyWhileLive) {
+  Compiled c = compile_text(kOffCpu, {});
+  ASSERT_EQ(c.diagnostics, "");
+  const std::string& src = c.generated.c_source;
+  std::string both;
+  for (const std::string& p : programs(src))
+    if (p.find("span sched.offcpu begins") != std::string::npos) both = p;
+  ASSERT_FALSE(both.empty()) << src;
+  size_t body = both.find("{\n");
+  EXPECT_EQ(both.find("\tconst int seam_acts = seam_live();", body), body + 2) << both;
+  size_t begins = both.find("/* span sched.offcpu begins */"),
+         ends = both.find("/* span sched.offcpu ends */");
+  ASSERT_NE(begins, std::string::npos);
+  ASSERT_NE(ends, std::string::npos);
+  EXPECT_NE(both.find("gen = seam_generation;", begins), std::string::npos) << both;
+  EXPECT_NE(both.find("seam_ends(seam_acts, sv->gen)", ends), std::string::npos) << both;
+  // The begin sits in the live-only block that comes before it; the end does not.
+  size_t gate = both.rfind("if (seam_acts) {", begins);
+  ASSERT_NE(gate, std::string::npos) << both;
+  EXPECT_EQ(both.rfind("if (seam_acts) {", ends), gate) << "the end is in no live-only block: " << both;
+  EXPECT_LT(both.find("\n\t}\n", gate), ends) << both;  // the block closes before the end
+  // The span's value holds the generation, and the plan sizes it so.
+  const plan::Map* span = map_for(c.lowered, "span sched.offcpu in flight");
+  ASSERT_NE(span, nullptr);
+  EXPECT_EQ(span->value_size % 8, 0u);
+  EXPECT_GE(span->value_size, 24u);  // start, generation, ip, then the saves
+  EXPECT_NE(src.find("__u32 gen;"), std::string::npos);
 }
 
 constexpr const char* kReadSpan = "span syscalls.any (read) in flight";

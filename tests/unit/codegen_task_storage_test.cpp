@@ -36,7 +36,7 @@ TEST(CodegenTaskStorage, PerThreadSpanAndStateUseTaskStorageWithZeroEntries) {
   // The entry reads the clock once the value exists (a thread's first call allocates it).
   EXPECT_NE(src.find("v->start_ns = bpf_ktime_get_ns();"), std::string::npos) << src;
   // The span ends by zeroing its start (no delete: the value stays with the thread).
-  EXPECT_NE(src.find("if (sv && sv->start_ns)"), std::string::npos) << src;
+  EXPECT_NE(src.find("if (sv && sv->start_ns && seam_ends(seam_acts, sv->gen))"), std::string::npos) << src;
   EXPECT_NE(src.find("sv->start_ns = 0;"), std::string::npos);
   EXPECT_EQ(src.find("bpf_map_delete_elem"), std::string::npos);
   // The layout the runtime loads with says the same.
