@@ -451,7 +451,8 @@ std::string site_program(const plan::Program& p, const plan::Site& site, const O
     if (slots.size() > 1 && slot_tests(p, options, slot)) gate.insert(slot);
   if (!gate.empty()) ctx.gate_slots = &gate;
   // A site that ends a span runs when its generation is not live too: its span ends act on the
-  // spans their own generation began (seam_ends), everything else only while live.
+  // spans their own generation began (seam_ends), everything else only while live. A session's
+  // entry returns when not live (uprobe_session.c.tmpl), and its return carries only the end.
   const bool ends_spans = std::any_of(site.actions.begin(), site.actions.end(), [](const plan::Action& a) {
     return a.kind == plan::ActionKind::SpanEnd;
   });
