@@ -242,10 +242,11 @@ void LoadedObject::destroy(Link& l) {
   l = Link{};
 }
 
-AttachResult LoadedObject::add_link(std::vector<Link> links) {
+AttachResult LoadedObject::add_link(std::vector<Link> links, bool entry_bound) {
   std::lock_guard lock(links_mutex_);
   int link = static_cast<int>(links_.size());
   links_.push_back(std::move(links));
+  entry_bound_.push_back(entry_bound);
   return link;
 }
 
@@ -268,7 +269,7 @@ AttachResult LoadedObject::attach_uprobe(const std::string& program, const std::
     int fd = create_uprobe_multi_link(bpf_program__fd(prog), binary_path, file_offset, false, pid,
                                       kBpfTraceUprobeSession);
     if (fd < 0) return failed(what + " (uprobe session)", -fd);
-    return add_link({Link{nullptr, fd}});
+    return add_link({Link{nullptr, fd}}, true);  // its return runs for the entries it saw
   }
   if (uprobe_multi_programs_.count(program)) {
     int fd = create_uprobe_multi_link(bpf_program__fd(prog), binary_path, file_offset, retprobe, pid);
@@ -278,7 +279,7 @@ AttachResult LoadedObject::attach_uprobe(const std::string& program, const std::
   LIBBPF_OPTS(bpf_uprobe_opts, opts, .retprobe = retprobe);
   bpf_link* link = bpf_program__attach_uprobe_opts(prog, pid, binary_path.c_str(), file_offset, &opts);
   if (!link) return failed(what, errno);
-  return add_link({Link{link, -1}});
+  return add_link({Link{link, -1}}, retprobe);  // a perf-event uretprobe: the same
 }
 
 AttachResult LoadedObject::attach_usdt(const std::string& program, const std::string& binary_path,
@@ -388,12 +389,19 @@ bool LoadedObject::detach(int link) {
   return true;
 }
 
-DetachStats LoadedObject::detach_all() {
+bool LoadedObject::has_entry_bound_links() const {
+  for (size_t i = 0; i < links_.size(); ++i)
+    if (entry_bound_[i] && !links_[i].empty()) return true;
+  return false;
+}
+
+DetachStats LoadedObject::detach_all(bool keep_entry_bound) {
   auto start = std::chrono::steady_clock::now();
   std::vector<Link> all;
-  for (auto& group : links_) {
-    all.insert(all.end(), group.begin(), group.end());
-    group.clear();
+  for (size_t i = 0; i < links_.size(); ++i) {
+    if (keep_entry_bound && entry_bound_[i]) continue;
+    all.insert(all.end(), links_[i].begin(), links_[i].end());
+    links_[i].clear();
   }
   DetachStats stats;
   stats.links = all.size();

@@ -97,7 +97,11 @@ class LoadedObject {
 
   bool detach(int link);
   // Destroys every link at once from a few threads: one uprobe link takes ~100 ms to detach.
-  DetachStats detach_all();
+  // keep_entry_bound: all but the return probes that run only for the calls whose entry they saw
+  // (a uretprobe through a perf event, a uprobe session), which a reload keeps a while.
+  DetachStats detach_all(bool keep_entry_bound = false);
+  // Whether such a return probe is attached.
+  bool has_entry_bound_links() const;
   size_t link_count() const;
 
   int map_fd(const std::string& name) const;  // -1 when there is no such map
@@ -116,13 +120,14 @@ class LoadedObject {
     int fd = -1;
   };
   static void destroy(Link& l);
-  AttachResult add_link(std::vector<Link> links);
+  AttachResult add_link(std::vector<Link> links, bool entry_bound = false);
   static Error failed(const std::string& what, int err);
 
   bpf_object* obj_ = nullptr;
   std::vector<Unavailable> unavailable_;
   std::mutex links_mutex_;  // add_link: kernel probes and uprobes attach from two threads at start
   std::vector<std::vector<Link>> links_;           // by handle; empty once detached
+  std::vector<bool> entry_bound_;                  // by handle: see detach_all()
   std::set<std::string> uprobe_multi_programs_;    // loaded for uprobe_multi links
   std::set<std::string> uprobe_session_programs_;  // loaded for uprobe session links
   std::string ringbuf_map_, drops_map_;

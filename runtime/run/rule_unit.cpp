@@ -229,6 +229,15 @@ size_t RuleUnit::detach_probes() {
   return links;
 }
 
+bool RuleUnit::linger() {
+  if (stopped_ || !object_->has_entry_bound_links()) return false;
+  for (int id : subscriptions_) services_->libraries->unsubscribe(id);  // no new library's probes
+  subscriptions_.clear();
+  if (services_->drain) services_->drain();
+  object_->detach_all(true);
+  return true;
+}
+
 DetachStats RuleUnit::stop() {
   if (stopped_) return {};
   stopped_ = true;

@@ -75,6 +75,11 @@ class RuleUnit {
   // Detaches every probe, delivers what is left in the ring, reports drops and suppressed counts.
   // Idempotent; returns the links detached by the first call.
   DetachStats stop();
+  // A reload's replaced unit, after the flip: detaches every probe but the return probes that run
+  // only for the calls whose entry they saw (LoadedObject::detach_all), which it keeps, with its
+  // pipeline, so that a call that entered under it and returns later is still ended (by its own
+  // program: seam_ends). False, with nothing done, when it has none; stop() ends it either way.
+  bool linger();
   // Detaches every probe and nothing else: safe on several units at once from several threads
   // (each detach mostly waits in the kernel), before stop() on each. Returns the links detached.
   size_t detach_probes();

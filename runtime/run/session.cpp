@@ -88,16 +88,21 @@ UnitServices Session::unit_services() {
 Session::~Session() {
   if (compiling_.valid()) compiling_.wait();
   units_.clear();  // before the reader they drain into
+  lingering_.clear();
   reader_.reset();
   if (ring_fd_ >= 0) close(ring_fd_);
 }
 
 uint32_t Session::new_tag() {
   const RuleUnit* running = units_.running();
+  auto lingers = [this](uint32_t tag) {
+    return std::any_of(lingering_.begin(), lingering_.end(),
+                       [&](const Lingering& l) { return l.unit->tag() == tag; });
+  };
   for (;;) {
     uint32_t tag = next_tag_;
     next_tag_ = next_tag_ >= 0xfffe ? 1 : next_tag_ + 1;
-    if (!running || running->tag() != tag) return tag;
+    if ((!running || running->tag() != tag) && !lingers(tag)) return tag;
   }
 }
 
@@ -160,6 +165,8 @@ void Session::on_record(std::span<const uint8_t> bytes) {
   uint32_t tag = plan::unit_tag_of(raw);
   for (RuleUnit* unit : {units_.running(), units_.beside()})
     if (unit && unit->tag() == tag) return unit->on_record(bytes);
+  for (Lingering& l : lingering_)
+    if (l.unit->tag() == tag) return l.unit->on_record(bytes);
   // else: a record of a unit already gone (its ring was drained as it stopped): cannot happen
   // unless the kernel delivered it after detach, and then there is no plan to decode it with.
 }
@@ -513,6 +520,7 @@ bool Session::every_second(int64_t now, Timers& timers) {
     return false;
   }
   if (RuleUnit* unit = units_.running()) unit->every_second();
+  end_lingering(now, false);
   for (const Notice& lost : output_losses_.take(sinks_)) notice(lost);
   if (std::optional<std::string> lost = loader_ ? loader_->newly_lost() : std::nullopt)
     notice(Notice{plan::Severity::Warning, notice_id(NoticeKind::Drops), *lost, {}, 0});
@@ -537,6 +545,8 @@ void Session::stop_unit() {
   int64_t detach_start = now_ms();
   size_t links = 0;
   services_.drain();
+  for (const Lingering& l : lingering_) links += l.unit->detach_probes();
+  end_lingering(now_ms(), true);
   if (RuleUnit* unit = units_.running()) {
     unit->detach_probes();
     links += unit->stop().links;

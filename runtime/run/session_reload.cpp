@@ -130,10 +130,33 @@ void Session::reload_failed(const std::string& message, const std::string& diagn
                 1});
 }
 
+namespace {
+// How long a replaced unit keeps its entry-bound return probes (RuleUnit::linger): a call that
+// entered under it and returns within this time after the reload is still ended, once.
+constexpr int64_t kLingerMs = 10000;
+}  // namespace
+
 void Session::retire(std::unique_ptr<RuleUnit> unit) {
+  if (unit->linger()) {
+    lingering_.push_back({std::move(unit), now_ms() + kLingerMs});
+    return;
+  }
   unit->stop();
   retired_records_ += unit->records();
   retired_dropped_ += unit->dropped();
+}
+
+void Session::end_lingering(int64_t now, bool all) {
+  for (auto it = lingering_.begin(); it != lingering_.end();) {
+    if (!all && now < it->until_ms) {
+      ++it;
+      continue;
+    }
+    it->unit->stop();
+    retired_records_ += it->unit->records();
+    retired_dropped_ += it->unit->dropped();
+    it = lingering_.erase(it);
+  }
 }
 
 // The compiled unit replaces the running one (unit_handover.hpp: the new object is attached

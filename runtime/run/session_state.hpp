@@ -83,6 +83,8 @@ class Session {
   void reload_failed(const std::string& message, const std::string& diagnostics);
   std::map<std::string, int> reusable_maps(const plan::Plan& next) const;
   void retire(std::unique_ptr<RuleUnit> unit);
+  // Stops the lingering units whose time is up (all of them: at the end of the run).
+  void end_lingering(int64_t now, bool all);
   metrics::SelfStats self_stats() const;
 
   SessionOptions options_;
@@ -97,6 +99,13 @@ class Session {
   UnitServices services_;                 // what the units use of the run
   // The running unit, and the next one during a reload's hand-over (unit_handover.hpp).
   UnitHandover<RuleUnit> units_;
+  // Units a reload replaced that keep their return probes a while (RuleUnit::linger), each with
+  // the time it is stopped at; their records still reach them.
+  struct Lingering {
+    std::unique_ptr<RuleUnit> unit;
+    int64_t until_ms = 0;
+  };
+  std::vector<Lingering> lingering_;
   uint32_t next_tag_ = 1;
   std::unique_ptr<MetricsService> metrics_;
   // Exec'd processes to scan, by when: a multimap, so that a scan due later never holds back

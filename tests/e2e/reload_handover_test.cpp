@@ -75,6 +75,7 @@ class ReloadHandover : public ::testing::Test {
     return out;
   }
 
+  void return_probe_read_across_a_reload(bool perf_events);
   void read_blocked_across_a_reload(const ReadRule& read, const std::string& other,
                                     const std::string& other_v1, const std::string& other_v2, pid_t pid,
                                     int64_t spawned, Child& reader);
@@ -192,16 +193,13 @@ TEST_F(ReloadHandover, ASpanOutlivesAReloadInWhichAnEarlierFileGainsARule) {
 }
 
 // The same read as a span on libc's read(), entry and return probes: the call enters under the
-// old object, whose return probe is detached before it returns, and its return is seen by the new
-// object's. That holds where return probes are uprobe_multi links (kernel 6.6+): the kernel then
-// runs every return probe attached at the call's return, if one was attached at its entry. A
-// return probe through a perf event (older kernels) runs only for calls that entered after it
-// was attached (docs/operations.md, "No gap, no duplicate").
-TEST_F(ReloadHandover, ASpanOnAReturnProbeBegunBeforeAReloadEndsAfterItOnce) {
-  SEAM_REQUIRE_ROOT();
-  if (!runtime::probe_features().uprobe_multi.available)
-    GTEST_SKIP() << "no uprobe_multi links here (" << runtime::probe_features().uprobe_multi.reason
-                 << "): a return probe attached during a call does not see its return";
+// old object and returns after the reload. `perf_events`: the uprobes attach through perf events
+// (SEAM_NO_UPROBE_MULTI=1, as on kernels before 6.6), where a return probe runs only for the calls
+// whose entry it saw, so the old object keeps its return probes a while after the reload
+// (RuleUnit::linger) and ends the call itself (seam_ends). Otherwise uprobe_multi links: the
+// kernel runs at the call's return every return probe attached then, so the new object ends it
+// (docs/operations.md, "No gap, no duplicate").
+void ReloadHandover::return_probe_read_across_a_reload(bool perf_events) {
   std::string module = dir_.write("modules/blocking.seam",
                                   "module blocking\nlibrary libc = \"libc.so.6\"\nspan read = libc:read()\n");
   int64_t spawned = now_ns();
@@ -212,8 +210,25 @@ TEST_F(ReloadHandover, ASpanOnAReturnProbeBegunBeforeAReloadEndsAfterItOnce) {
       "use blocking\n\nrule slow_read\n    on blocking.read where pid == " + std::to_string(reader.pid()) +
           " and duration > 100ms\n    alert info \"read {duration}\"\n",
       {module}};
+  if (perf_events) {
+    ASSERT_EQ(setenv("SEAM_NO_UPROBE_MULTI", "1", 1), 0);  // for the seam it starts
+  }
   read_blocked_across_a_reload(read, "b.seam", idle_rule("idle_v1", reader.pid()),
                                idle_rule("idle_v2", reader.pid()), reader.pid(), spawned, reader);
+  unsetenv("SEAM_NO_UPROBE_MULTI");
+}
+
+TEST_F(ReloadHandover, ASpanOnAReturnProbeBegunBeforeAReloadEndsAfterItOnce) {
+  SEAM_REQUIRE_ROOT();
+  if (!runtime::probe_features().uprobe_multi.available)
+    GTEST_SKIP() << "no uprobe_multi links here (" << runtime::probe_features().uprobe_multi.reason
+                 << "): the next test covers return probes through perf events";
+  return_probe_read_across_a_reload(false);
+}
+
+TEST_F(ReloadHandover, ASpanOnAPerfEventReturnProbeBegunBeforeAReloadEndsAfterItOnce) {
+  SEAM_REQUIRE_ROOT();
+  return_probe_read_across_a_reload(true);
 }
 
 }  // namespace
