@@ -229,24 +229,25 @@ size_t RuleUnit::detach_probes() {
   return links;
 }
 
-bool RuleUnit::linger() {
-  if (stopped_ || !object_->has_entry_bound_links()) return false;
+DetachStats RuleUnit::unfollow_and_detach(bool keep_entry_bound) {
   for (int id : subscriptions_) services_->libraries->unsubscribe(id);  // no new library's probes
   subscriptions_.clear();
+  // Deliver what is already in the ring, then detach the probes at once.
   if (services_->drain) services_->drain();
-  object_->detach_all(true);
+  return object_->detach_all(keep_entry_bound);
+}
+
+bool RuleUnit::linger() {
+  if (stopped_ || !object_->has_entry_bound_links()) return false;
+  unfollow_and_detach(true);
   return true;
 }
 
 DetachStats RuleUnit::stop() {
   if (stopped_) return {};
   stopped_ = true;
-  for (int id : subscriptions_) services_->libraries->unsubscribe(id);
-  subscriptions_.clear();
-  // Deliver what is already in the ring, then detach every probe at once, then what came since.
-  if (services_->drain) services_->drain();
-  DetachStats detached = object_->detach_all();
-  detached.links += detached_early_;
+  DetachStats detached = unfollow_and_detach(false);
+  detached.links += detached_early_;  // then what came since:
   if (services_->drain) services_->drain();
   report_drops();
   pipeline_->finish();

@@ -98,6 +98,9 @@ class RuleUnit {
   void attach(const NoticeFn& notice);
   void start_memory_readers(const NoticeFn& notice, const std::shared_ptr<python::FrameNamer>& frame_namer);
   void report_drops();
+  // stop() and linger(): no more library subscriptions, the ring drained, the probes detached
+  // (all of them, or all but the entry-bound return probes).
+  DetachStats unfollow_and_detach(bool keep_entry_bound);
 
   std::unique_ptr<UnitBuild> build_;
   const UnitServices* services_ = nullptr;

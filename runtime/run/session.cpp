@@ -549,9 +549,7 @@ void Session::stop_unit() {
   end_lingering(now_ms(), true);
   if (RuleUnit* unit = units_.running()) {
     unit->detach_probes();
-    links += unit->stop().links;
-    retired_records_ += unit->records();
-    retired_dropped_ += unit->dropped();
+    links += finish(*unit);
   }
   auto detach_ms = static_cast<double>(now_ms() - detach_start);
   for (const Notice& lost : output_losses_.take(sinks_)) notice(lost);

@@ -141,21 +141,24 @@ void Session::retire(std::unique_ptr<RuleUnit> unit) {
     lingering_.push_back({std::move(unit), now_ms() + kLingerMs});
     return;
   }
-  unit->stop();
-  retired_records_ += unit->records();
-  retired_dropped_ += unit->dropped();
+  finish(*unit);
+}
+
+size_t Session::finish(RuleUnit& unit) {
+  size_t links = unit.stop().links;
+  retired_records_ += unit.records();
+  retired_dropped_ += unit.dropped();
+  return links;
 }
 
 void Session::end_lingering(int64_t now, bool all) {
   for (auto it = lingering_.begin(); it != lingering_.end();) {
-    if (!all && now < it->until_ms) {
+    if (all || now >= it->until_ms) {
+      finish(*it->unit);
+      it = lingering_.erase(it);
+    } else {
       ++it;
-      continue;
     }
-    it->unit->stop();
-    retired_records_ += it->unit->records();
-    retired_dropped_ += it->unit->dropped();
-    it = lingering_.erase(it);
   }
 }
 

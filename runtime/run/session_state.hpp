@@ -83,6 +83,9 @@ class Session {
   void reload_failed(const std::string& message, const std::string& diagnostics);
   std::map<std::string, int> reusable_maps(const plan::Plan& next) const;
   void retire(std::unique_ptr<RuleUnit> unit);
+  // Stops a unit for good and counts what it delivered and dropped; returns the links its stop
+  // detached (those detached early too).
+  size_t finish(RuleUnit& unit);
   // Stops the lingering units whose time is up (all of them: at the end of the run).
   void end_lingering(int64_t now, bool all);
   metrics::SelfStats self_stats() const;
