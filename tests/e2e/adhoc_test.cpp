@@ -94,15 +94,24 @@ TEST(Adhoc, StdinRulesWithACommandAndTheSummaryAtExit) {
   EXPECT_EQ(r.out.find(": 0 values"), std::string::npos) << r.out;
 }
 
+// `seam run -e` of a metric on every context switch (no library needed) with `-c command`.
+std::vector<std::string> counting_switches_of(const std::string& command) {
+  return {"-e", "use sched\nmetric switches on sched.offcpu count", "-c", command, "--listen", "off"};
+}
+
+// The cgroup -c makes for the command of `seam`.
+std::string command_cgroup(const SeamRun& seam) {
+  return runtime::cgroup2_root() + "/seam-run-" + std::to_string(seam.pid());
+}
+
 // -c's cgroup is gone when the run ends, though seam dropped the capability that removes it
 // (the v2 root is mode 555) once its probes were attached: it used to stay, one per run.
 TEST(Adhoc, TheCommandsCgroupIsRemovedWhenTheRunEnds) {
   SEAM_REQUIRE_ROOT();
   ASSERT_FALSE(runtime::cgroup2_root().empty()) << "no cgroup2 hierarchy mounted";
   TempDir dir;
-  SeamRun seam(dir.path(), {"-e", "use sched\nmetric switches on sched.offcpu count", "-c", "sleep 2",
-                            "--listen", "off"});
-  std::string cgroup = runtime::cgroup2_root() + "/seam-run-" + std::to_string(seam.pid());
+  SeamRun seam(dir.path(), counting_switches_of("sleep 2"));
+  std::string cgroup = command_cgroup(seam);
   struct stat st {};
   ASSERT_TRUE(seam.wait_for_notice("ready", "probes attached", seconds(60))) << seam.stderr_text();
   EXPECT_EQ(::stat(cgroup.c_str(), &st), 0) << cgroup << " while the command runs";
@@ -120,9 +129,8 @@ TEST(Adhoc, TheCommandsCgroupIsRemovedOnceWhatItStartedHasGoneAfterSeamIsStopped
   ASSERT_FALSE(runtime::cgroup2_root().empty()) << "no cgroup2 hierarchy mounted";
   TempDir dir;
   // `; true`: the shell forks the sleep and waits, rather than exec it.
-  SeamRun seam(dir.path(), {"-e", "use sched\nmetric switches on sched.offcpu count", "-c", "sleep 4; true",
-                            "--listen", "off"});
-  std::string cgroup = runtime::cgroup2_root() + "/seam-run-" + std::to_string(seam.pid());
+  SeamRun seam(dir.path(), counting_switches_of("sleep 4; true"));
+  std::string cgroup = command_cgroup(seam);
   ASSERT_TRUE(seam.wait_for_notice("ready", "probes attached", seconds(60))) << seam.stderr_text();
   std::vector<pid_t> procs;
   ASSERT_TRUE(wait_until(
