@@ -174,8 +174,9 @@ int run(RunFlags& flags) {
   // not after the probes attach, where seam came without it built (prebuilt_hook.hpp); a bundle
   // run builds nothing.
   std::jthread loader_hook;
-  // The hook's types header and the rules' are dumped from one parse of the kernel's BTF, not
-  // two (vmlinux_btf.hpp); let go before loading, so that its pages are trimmed below.
+  // Where the kernel's BTF must be parsed (it cannot be mapped: btf_types.hpp), the hook's types
+  // header and the rules' are dumped from one parse, not two (vmlinux_btf.hpp); let go before
+  // loading, so that its pages are trimmed below.
   std::optional<build::KeepVmlinuxBtf> keep_btf;
   keep_btf.emplace();
   if (!flags.dry_run && (flags.compile.paths.size() != 1 || !bundle::is_bundle_file(flags.compile.paths[0])))

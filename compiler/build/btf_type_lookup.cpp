@@ -51,27 +51,29 @@ int resolve(const Wanted& w, const Found& f) {
 
 }  // namespace
 
-std::vector<int> find_kernel_types(const btf* b, const std::vector<std::string>& names) {
+std::vector<int> find_kernel_types(const BtfTypes& types, const std::vector<std::string>& names) {
   std::vector<Wanted> wanted;
   std::unordered_map<std::string_view, Found> found;
   for (const std::string& name : names) {
     wanted.push_back(parse(name));
     found.try_emplace(wanted.back().name);
   }
-  const unsigned count = btf__type_cnt(b);
-  for (unsigned id = 1; id < count; ++id) {
-    const btf_type* t = btf__type_by_id(b, id);
+  const uint32_t count = types.count();
+  for (uint32_t id = 1; id < count; ++id) {
+    const btf_type* t = types.type(id);
     const int slot = kind_slot(btf_kind(t));
     if (slot < 0) continue;
     if (t->name_off != 0) {
-      auto it = found.find(btf__name_by_offset(b, t->name_off));
+      const char* name = types.name(t->name_off);
+      auto it = name ? found.find(name) : found.end();
       if (it != found.end() && it->second.by_kind[static_cast<size_t>(slot)] < 0)
         it->second.by_kind[static_cast<size_t>(slot)] = static_cast<int>(id);
     }
     if (!btf_is_enum(t)) continue;
     const struct btf_enum* e = btf_enum(t);
     for (unsigned i = 0; i < btf_vlen(t); ++i) {
-      auto it = found.find(btf__name_by_offset(b, e[i].name_off));
+      const char* name = types.name(e[i].name_off);
+      auto it = name ? found.find(name) : found.end();
       if (it != found.end() && it->second.enum_with < 0) it->second.enum_with = static_cast<int>(id);
     }
   }

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-struct btf;
+#include "compiler/build/btf_types.hpp"
 
 namespace seam::build {
 
@@ -20,6 +20,6 @@ namespace seam::build {
 //   of kinds, whatever their ids);
 // - a bare name starting with a capital letter that no type has: the first enum that declares it
 //   as an enumerator (an anonymous enum, such as the one of BPF_ANY).
-std::vector<int> find_kernel_types(const btf* b, const std::vector<std::string>& names);
+std::vector<int> find_kernel_types(const BtfTypes& types, const std::vector<std::string>& names);
 
 }  // namespace seam::build

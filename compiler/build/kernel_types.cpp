@@ -16,7 +16,9 @@
 #include <memory>
 #include <mutex>
 
+#include "compiler/build/btf_subset.hpp"
 #include "compiler/build/btf_type_lookup.hpp"
+#include "compiler/build/btf_types.hpp"
 #include "compiler/build/content_hash.hpp"
 #include "compiler/build/tracepoint_class.hpp"
 #include "compiler/build/vmlinux_btf.hpp"
@@ -101,52 +103,79 @@ Result<std::string> dump(const btf* b, const std::vector<int>& ids, const std::s
   return kHeaderStart + body + extra + kHeaderEnd + own + kHeaderGuardEnd;
 }
 
-Result<std::string> types_header_of(const std::vector<std::string>& type_names) {
+// Where the roots' types come from: the mapped file (btf_types.hpp), else libbpf's parse of it,
+// which `hold` keeps alive while the caller reads it.
+Result<std::unique_ptr<BtfTypes>> kernel_btf_types(std::shared_ptr<const btf>& hold) {
+  Result<std::unique_ptr<MappedBtfTypes>> mapped = MappedBtfTypes::map_file(kVmlinuxBtfPath);
+  if (mapped) return std::unique_ptr<BtfTypes>(std::move(*mapped));
+  if (mapped.code() != ErrorCode::Unsupported) return mapped.failure();
   Result<std::shared_ptr<const btf>> acquired = acquire_vmlinux_btf();
   if (!acquired) return acquired.failure();
-  const std::shared_ptr<const btf>& b = *acquired;
+  hold = *acquired;
+  return std::unique_ptr<BtfTypes>(std::make_unique<LibbpfBtfTypes>(hold.get()));
+}
+
+Result<std::string> types_header_of(const std::vector<std::string>& type_names) {
+  std::shared_ptr<const btf> hold;
+  Result<std::unique_ptr<BtfTypes>> types = kernel_btf_types(hold);
+  if (!types) return types.failure();
+  Result<HeaderRoots> roots = header_roots(**types, type_names);
+  if (!roots) return roots.failure();
+  // Dumped from the types the header needs, not from the whole BTF (btf_subset.hpp).
+  Result<BtfSubset> subset = btf_subset(**types, roots->ids);
+  if (!subset) return subset.failure();
+  HeaderRoots in_subset = std::move(*roots);
+  in_subset.ids = subset->roots;
+  return dump_header(subset->types.get(), in_subset);
+}
+
+}  // namespace
+
+Result<HeaderRoots> header_roots(const BtfTypes& types, const std::vector<std::string>& type_names) {
   std::vector<std::string> names(std::begin(kBaseKernelTypes), std::end(kBaseKernelTypes));
   const size_t base_count = names.size();
   names.insert(names.end(), type_names.begin(), type_names.end());
-  const std::vector<int> found = find_kernel_types(b.get(), names);
-  std::vector<int> ids;
+  const std::vector<int> found = find_kernel_types(types, names);
+  HeaderRoots roots;
   for (size_t i = 0; i < base_count; ++i)  // optional: not every kernel has all
-    if (found[i] > 0) ids.push_back(found[i]);
-  std::string class_names, own_structs;
+    if (found[i] > 0) roots.ids.push_back(found[i]);
   for (size_t i = 0; i < type_names.size(); ++i) {
     const std::string& name = type_names[i];
     int id = found[base_count + i];
     if (id < 0 && name.rfind("trace_event_raw_", 0) == 0) {
       // An event of a class: its struct is the class's, under the name the program uses.
-      Result<int> event_class = find_tracepoint_class(b.get(), name.substr(16));
+      Result<int> event_class = find_tracepoint_class(types, name.substr(16));
       if (!event_class && (name.rfind("trace_event_raw_sys_enter_", 0) == 0 ||
                            name.rfind("trace_event_raw_sys_exit_", 0) == 0)) {
         // A per-syscall event (sys_enter_futex): its struct, written from its format file.
         Result<std::string> own = tracepoint_struct_from_format(name.substr(16));
         if (!own) return own.failure();
-        own_structs += *own;
+        roots.own_structs += *own;
         continue;
       }
       if (!event_class) return event_class.failure();
       id = *event_class;
-      class_names += "#define " + name + " " +
-                     btf__name_by_offset(b.get(), btf__type_by_id(b.get(), id)->name_off) + "\n";
+      roots.class_names +=
+          "#define " + name + " " + types.name(types.type(static_cast<uint32_t>(id))->name_off) + "\n";
     }
     if (id < 0) return Error{"'" + name + "' is not a type in this kernel's BTF", ErrorCode::NotFound};
-    ids.push_back(id);
+    roots.ids.push_back(id);
   }
-  return dump(b.get(), ids, class_names, own_structs);
+  return roots;
 }
 
-}  // namespace
+Result<std::string> dump_header(const btf* b, const HeaderRoots& roots) {
+  return dump(b, roots.ids, roots.class_names, roots.own_structs);
+}
 
 Result<std::string> kernel_types_header(const std::vector<std::string>& type_names) {
-  // One dump at a time: btf_dump keeps state for every type of the kernel's BTF (several MB), and
-  // the units of a cold start compile in parallel; clang, the slow part, still runs side by side.
+  // One dump at a time: where the kernel's BTF cannot be mapped, libbpf's parse of it is several
+  // MB, and the units of a cold start compile in parallel; clang, the slow part, still runs side
+  // by side.
   static std::mutex one_dump;
   std::lock_guard lock(one_dump);
   Result<std::string> header = types_header_of(type_names);
-  malloc_trim(0);  // the dump's state, freed, would stay resident in this thread's arena
+  malloc_trim(0);  // the index and the dump's state, freed, would stay resident in this thread's arena
   return header;
 }
 

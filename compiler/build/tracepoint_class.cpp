@@ -28,11 +28,12 @@ bool same_fields(std::vector<TracepointField> a, std::vector<TracepointField> b)
 
 // A trace_event_raw_* struct's own fields: everything but the common header `ent` and the
 // flexible `__data` array that dynamic fields point into.
-std::vector<TracepointField> struct_fields(const btf* b, const btf_type* t) {
+std::vector<TracepointField> struct_fields(const BtfTypes& types, const btf_type* t) {
   std::vector<TracepointField> fields;
   const btf_member* m = btf_members(t);
   for (unsigned i = 0; i < btf_vlen(t); ++i) {
-    std::string name = btf__name_by_offset(b, m[i].name_off);
+    const char* member = types.name(m[i].name_off);
+    std::string name = member ? member : "";
     if (name == "ent" || name == "__data") continue;
     fields.push_back({name, btf_member_bit_offset(t, i) / 8});
   }
@@ -140,7 +141,7 @@ std::string tracepoint_format_path(const std::string& event) {
   return {};
 }
 
-Result<int> find_tracepoint_class(const btf* b, const std::string& event) {
+Result<int> find_tracepoint_class(const BtfTypes& types, const std::string& event) {
   std::string path = tracepoint_format_path(event);
   if (path.empty())
     return Error{
@@ -150,13 +151,13 @@ Result<int> find_tracepoint_class(const btf* b, const std::string& event) {
   std::ifstream in(path);
   std::vector<TracepointField> want = parse_tracepoint_format(
       std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()));
-  unsigned n = btf__type_cnt(b);
-  for (unsigned id = 1; id < n; ++id) {
-    const btf_type* t = btf__type_by_id(b, id);
+  const uint32_t n = types.count();
+  for (uint32_t id = 1; id < n; ++id) {
+    const btf_type* t = types.type(id);
     if (!btf_is_struct(t)) continue;
-    const char* name = btf__name_by_offset(b, t->name_off);
+    const char* name = types.name(t->name_off);
     if (!name || std::string_view(name).rfind(kRawPrefix, 0) != 0) continue;
-    if (same_fields(struct_fields(b, t), want)) return static_cast<int>(id);
+    if (same_fields(struct_fields(types, t), want)) return static_cast<int>(id);
   }
   return Error{"no " + std::string(kRawPrefix) + "* struct in this kernel's BTF lays out tracepoint '" +
                    event + "' (" + path + ")",

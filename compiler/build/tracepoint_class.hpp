@@ -7,9 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "compiler/build/btf_types.hpp"
 #include "compiler/diag/result.hpp"
-
-struct btf;
 
 namespace seam::build {
 
@@ -28,7 +27,7 @@ std::vector<TracepointField> parse_tracepoint_format(const std::string& format_t
 std::string tracepoint_format_path(const std::string& event);
 
 // The BTF type id of the struct that lays out `event`'s record, or why none does.
-Result<int> find_tracepoint_class(const btf* b, const std::string& event);
+Result<int> find_tracepoint_class(const BtfTypes& types, const std::string& event);
 
 // The per-syscall tracepoints (syscalls:sys_enter_futex) share struct syscall_trace_enter
 // {nr; args[6]}, whose members are not the names their format files give the arguments (uaddr,

@@ -1,7 +1,8 @@
 #pragma once
-// The running kernel's BTF, parsed once for whoever needs it at the same time: on a cold start
-// the feature probes (runtime/load/features.cpp, in a thread of their own) and the types header
-// for clang (kernel_types.cpp) both want it, and a parse costs 25-50 ms. Users hold a shared_ptr;
+// The running kernel's BTF, parsed once for whoever needs it at the same time: on kernels whose
+// BTF file cannot be mapped (before 6.16), the feature probes (runtime/load/features.cpp, in a
+// thread of their own) and the types header for clang (kernel_types.cpp) both want it, and a
+// parse costs 8-50 ms. Where it can be mapped, neither parses it (btf_types.hpp). Users hold a shared_ptr;
 // when the last lets go it is freed (it is several MB), and a later call parses again, unless a
 // KeepVmlinuxBtf is alive: then the parse is kept until the last of those goes.
 #include <memory>

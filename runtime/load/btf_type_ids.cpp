@@ -9,48 +9,10 @@
 
 #include <cstring>
 
+#include "compiler/build/btf_types.hpp"
 #include "compiler/build/vmlinux_btf.hpp"
 
 namespace seam::runtime {
-namespace {
-
-// The bytes after a type's btf_type that its kind adds (include/uapi/linux/btf.h); -1 for a kind
-// this walk does not know. `struct`: libbpf's btf.h has functions of the same names.
-int64_t extra_bytes(uint32_t kind, uint32_t vlen) {
-  switch (kind) {
-    case BTF_KIND_INT:
-    case BTF_KIND_VAR:
-    case BTF_KIND_DECL_TAG:
-      return 4;
-    case BTF_KIND_PTR:
-    case BTF_KIND_FWD:
-    case BTF_KIND_TYPEDEF:
-    case BTF_KIND_VOLATILE:
-    case BTF_KIND_CONST:
-    case BTF_KIND_RESTRICT:
-    case BTF_KIND_FUNC:
-    case BTF_KIND_FLOAT:
-    case BTF_KIND_TYPE_TAG:
-      return 0;
-    case BTF_KIND_ARRAY:
-      return sizeof(struct btf_array);
-    case BTF_KIND_STRUCT:
-    case BTF_KIND_UNION:
-      return int64_t{vlen} * sizeof(struct btf_member);
-    case BTF_KIND_ENUM:
-      return int64_t{vlen} * sizeof(struct btf_enum);
-    case BTF_KIND_FUNC_PROTO:
-      return int64_t{vlen} * sizeof(struct btf_param);
-    case BTF_KIND_DATASEC:
-      return int64_t{vlen} * sizeof(struct btf_var_secinfo);
-    case BTF_KIND_ENUM64:
-      return int64_t{vlen} * sizeof(struct btf_enum64);
-    default:
-      return -1;
-  }
-}
-
-}  // namespace
 
 std::optional<std::map<BtfName, uint32_t>> find_btf_type_ids(std::string_view raw,
                                                              const std::vector<BtfName>& wanted) {
@@ -70,7 +32,7 @@ std::optional<std::map<BtfName, uint32_t>> find_btf_type_ids(std::string_view ra
     if (types.size() - at < sizeof t) return std::nullopt;
     std::memcpy(&t, types.data() + at, sizeof t);
     const uint32_t kind = BTF_INFO_KIND(t.info);
-    const int64_t extra = extra_bytes(kind, BTF_INFO_VLEN(t.info));
+    const int64_t extra = build::btf_type_extra_bytes(kind, BTF_INFO_VLEN(t.info));
     if (extra < 0) return std::nullopt;
     at += sizeof t + static_cast<size_t>(extra);
     if (t.name_off == 0 || t.name_off >= strings.size()) continue;

@@ -37,9 +37,9 @@ TEST(BtfTypeLookup, ABareNameTriesStructUnionTypedefEnumInThatOrderWhateverTheir
   ASSERT_EQ(btf__add_enum64_value(b.get(), "WIDE_ONE", 1), 0);
   ASSERT_GT(wide, 0);
 
-  std::vector<int> ids =
-      find_kernel_types(b.get(), {"x", "struct x", "union x", "y", "union y", "struct y", "SEAM_ONE",
-                                  "lower_two", "enum wide", "wide", "WIDE_ONE", "missing", "Missing"});
+  std::vector<int> ids = find_kernel_types(
+      LibbpfBtfTypes(b.get()), {"x", "struct x", "union x", "y", "union y", "struct y", "SEAM_ONE",
+                                "lower_two", "enum wide", "wide", "WIDE_ONE", "missing", "Missing"});
   EXPECT_EQ(ids, (std::vector<int>{struct_x, struct_x, -1, union_y, union_y, -1, anonymous, -1, wide, wide,
                                    -1, -1, -1}));
   EXPECT_LT(typedef_x, struct_x);
@@ -83,7 +83,7 @@ TEST(BtfTypeLookup, GivesWhatLibbpfsPerNameLookupGivesOnTheKernelsBtf) {
     }
     return -1;
   };
-  std::vector<int> ids = find_kernel_types(b, names);
+  std::vector<int> ids = find_kernel_types(LibbpfBtfTypes(b), names);
   ASSERT_EQ(ids.size(), names.size());
   int found = 0;
   for (size_t i = 0; i < names.size(); ++i) {
