@@ -1,5 +1,6 @@
 #include "compiler/build/build_object.hpp"
 
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 
@@ -19,6 +20,7 @@
 #include "compiler/build/kernel_types.hpp"
 #include "compiler/build/link_objects.hpp"
 #include "compiler/build/object_cache.hpp"
+#include "compiler/build/rename_watch.hpp"
 
 namespace seam::build {
 
@@ -94,21 +96,58 @@ Compilers start_compilers(const std::string& clang, const BuildOptions& options,
   return c;
 }
 
-// Hands every clang its main file, then waits for each within the build's time: their output
-// goes into `r` (an error in code the parts share, which each reports, once). The first failed
-// run, if any.
+// Hands every clang its main file, then waits for all within the build's time: their output
+// goes into `r` (an error in code the parts share, which each reports, once). A clang is done
+// when its object is renamed into place (it succeeded; it is left to exit on its own) or when its
+// output ends (it exited). The first failed run, if any.
 std::optional<ProcessResult> finish_compilers(Compilers& compilers, const BuildOptions& options,
-                                              BuildResult& r) {
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(options.timeout_ms);
-  for (size_t part = 0; part < compilers.running.size(); ++part)
+                                              const std::filesystem::path& dir, BuildResult& r) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(options.timeout_ms);
+  const size_t n = compilers.running.size();
+  RenameWatch watch(dir.string());  // before any clang has its input
+  for (size_t part = 0; part < n; ++part)
     compilers.running[part]->send(
-        main_file(options.source_name, static_cast<int>(part), static_cast<int>(compilers.running.size())));
+        main_file(options.source_name, static_cast<int>(part), static_cast<int>(n)));
+  std::vector<std::optional<ProcessResult>> done(n);
+  size_t left = n;
+  auto finished = [&](size_t part, ProcessResult run) {
+    done[part] = std::move(run);
+    --left;
+    if (part == 0 && options.on_first_part) options.on_first_part();
+  };
+  while (left > 0) {
+    const auto wait_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now())
+            .count();
+    if (wait_ms <= 0) break;
+    std::vector<pollfd> fds;
+    std::vector<size_t> part_of_fd;
+    for (size_t part = 0; part < n; ++part)
+      if (!done[part]) {
+        fds.push_back({compilers.running[part]->output_fd(), POLLIN, 0});
+        part_of_fd.push_back(part);
+      }
+    fds.push_back({watch.fd(), POLLIN, 0});  // -1 when there is no watch: poll skips it
+    if (poll(fds.data(), fds.size(), static_cast<int>(wait_ms)) <= 0) continue;
+    for (size_t i = 0; i < part_of_fd.size(); ++i) {
+      const size_t part = part_of_fd[i];
+      if (fds[i].revents && !done[part] && !compilers.running[part]->read_output())
+        finished(part, compilers.running[part]->reap());
+    }
+    if (fds.back().revents)
+      for (const std::string& name : watch.renamed())
+        for (size_t part = 0; part < n; ++part)
+          if (!done[part] && std::filesystem::path(compilers.outputs[part]).filename() == name)
+            finished(part, compilers.running[part]->leave_to_exit());
+  }
   std::optional<ProcessResult> failed;
-  for (auto& c : compilers.running) {
-    auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    ProcessResult run = c->finish("", static_cast<int>(std::max<int64_t>(left.count(), 1)));
-    if (c == compilers.running.front() && options.on_first_part) options.on_first_part();
+  for (size_t part = 0; part < n; ++part) {
+    if (!done[part]) {  // past the build's time
+      ProcessResult run = compilers.running[part]->finish("", 1);
+      run.timed_out = true;
+      done[part] = std::move(run);
+    }
+    ProcessResult& run = *done[part];
     for (ClangError& e : parse_clang_errors(run.output))
       if (std::find(r.errors.begin(), r.errors.end(), e) == r.errors.end()) r.errors.push_back(std::move(e));
     if (r.clang_stderr.find(run.output) == std::string::npos) r.clang_stderr += run.output;
@@ -195,7 +234,7 @@ BuildResult build_in_work_dir(const std::string& c_source, const BuildOptions& o
   }
 
   auto start = std::chrono::steady_clock::now();
-  std::optional<ProcessResult> failed = finish_compilers(compilers, options, r);
+  std::optional<ProcessResult> failed = finish_compilers(compilers, options, dir, r);
   r.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (failed) {
     if (!failed->timed_out && failed->exit_code == 127 && r.clang_stderr.empty()) {

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <regex>
 #include <sstream>
+#include <thread>
 
 namespace seam::build {
 
@@ -126,35 +127,74 @@ void StartedProcess::send(std::string_view input) {
   in_ = -1;
 }
 
-ProcessResult StartedProcess::finish(std::string_view input, int timeout_ms) {
+bool StartedProcess::read_output() {
+  if (out_ < 0) return false;
+  char buf[8192];
+  ssize_t got = read(out_, buf, sizeof buf);
+  if (got > 0) {
+    output_.append(buf, static_cast<size_t>(got));
+    return true;
+  }
+  if (got < 0 && (errno == EINTR || errno == EAGAIN)) return true;
+  close(out_);  // EOF: the child closed its output (exited)
+  out_ = -1;
+  return false;
+}
+
+ProcessResult StartedProcess::reap() {
   ProcessResult r;
   if (pid_ <= 0) return r;
-  send(input);
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-  char buf[8192];
-  while (true) {
-    auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) {
-      r.timed_out = true;
-      kill(pid_, SIGKILL);
-      break;
-    }
-    pollfd p{out_, POLLIN, 0};
-    int n = poll(&p, 1, static_cast<int>(left.count()));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) continue;
-    ssize_t got = read(out_, buf, sizeof buf);
-    if (got <= 0) break;  // EOF: the child closed its output (exited)
-    r.output.append(buf, static_cast<size_t>(got));
+  if (out_ >= 0) {
+    close(out_);
+    out_ = -1;
   }
-  close(out_);
-  out_ = -1;
   int status = 0;
   while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }
   pid_ = -1;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.output = std::move(output_);
+  return r;
+}
+
+ProcessResult StartedProcess::leave_to_exit() {
+  ProcessResult r;
+  if (pid_ <= 0) return r;
+  for (pollfd p{out_, POLLIN, 0}; out_ >= 0 && poll(&p, 1, 0) > 0;)
+    if (!read_output()) break;
+  if (out_ >= 0) {
+    close(out_);
+    out_ = -1;
+  }
+  std::thread([pid = pid_] {
+    while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+  }).detach();
+  pid_ = -1;
+  r.exit_code = 0;
+  r.output = std::move(output_);
+  return r;
+}
+
+ProcessResult StartedProcess::finish(std::string_view input, int timeout_ms) {
+  if (pid_ <= 0) return {};
+  send(input);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  bool timed_out = false;
+  while (out_ >= 0) {
+    auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      timed_out = true;
+      kill(pid_, SIGKILL);
+      break;
+    }
+    pollfd p{out_, POLLIN, 0};
+    int n = poll(&p, 1, static_cast<int>(left.count()));
+    if (n > 0) read_output();
+  }
+  ProcessResult r = reap();
+  r.timed_out = timed_out;
   return r;
 }
 

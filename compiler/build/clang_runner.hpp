@@ -55,9 +55,23 @@ class StartedProcess {
   // send(input), then collects the child's output until it exits or `timeout_ms` passes.
   ProcessResult finish(std::string_view input, int timeout_ms);
 
+  // The steps of finish, for a caller that waits on several children at once:
+  // - the pipe of the child's output, -1 once it ended;
+  int output_fd() const { return out_; }
+  // - one read of what the child wrote (call when output_fd() is readable); false at its end;
+  bool read_output();
+  // - after the end of its output: waits for the child and gives its output and exit status;
+  ProcessResult reap();
+  // - or, for a child whose work is known to be done (clang renames its object into place only
+  //   when it succeeded): what it wrote so far, with exit status 0, and the child left to exit
+  //   on its own. A clang's exit tears down its address space (4-5 ms here) after its object is
+  //   written; a thread of its own waits for that, off the build's path.
+  ProcessResult leave_to_exit();
+
  private:
   pid_t pid_ = -1;
   int in_ = -1, out_ = -1;
+  std::string output_;
 };
 
 // The errors (and fatal errors) in clang's diagnostics output, in order.

@@ -5,9 +5,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <signal.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <vector>
 
 #include "compiler/build/build_object.hpp"
@@ -78,6 +82,30 @@ TEST(BuildObject, CompilesAndCachesWithoutRunningClangAgain) {
   EXPECT_EQ(*second.object, *first.object);
   EXPECT_EQ(second.compile_ms, 0);
   EXPECT_EQ(test::read_file(dir.path() + "/runs"), "run\n");
+}
+
+// The build goes on once clang has renamed its object into place, not when clang has exited: a
+// clang that stays 2 s after writing its object (as clang's exit tears down its memory, for
+// milliseconds) is still running when the build returns, and is reaped when it ends.
+TEST(BuildObject, TheBuildTakesTheObjectOnceItIsInPlaceWithoutWaitingForClangsExit) {
+  SKIP_WITHOUT_TOOLS();
+  test::TempDir dir;
+  const std::string pid_file = dir.path() + "/pid";
+  std::string script = dir.write("slow-exit-clang", "#!/bin/sh\necho $$ > " + pid_file + "\n" + find_clang() +
+                                                        " \"$@\" || exit $?\nexec sleep 2\n");
+  chmod(script.c_str(), 0755);
+  setenv("SEAM_CLANG", script.c_str(), 1);
+  BuildOptions options;
+  options.cache_dir = dir.path() + "/cache";
+  BuildResult built = build_object(kSmallProgram, options);
+  unsetenv("SEAM_CLANG");
+  ASSERT_TRUE(built.object.ok()) << built.object.error() << "\n" << built.clang_stderr;
+  pid_t pid = -1;
+  std::ifstream(pid_file) >> pid;
+  ASSERT_GT(pid, 0);
+  EXPECT_EQ(kill(pid, 0), 0) << "the build waited for the compiler's exit";
+  EXPECT_TRUE(test::wait_until([&] { return kill(pid, 0) != 0; }, std::chrono::seconds(10)))
+      << "pid " << pid << " was not reaped";
 }
 
 TEST(BuildObject, CacheKeyFollowsSourceAndKernelTypes) {

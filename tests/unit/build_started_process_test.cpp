@@ -1,6 +1,8 @@
 // StartedProcess: a child started before its input exists (clang starting beside the kernel
-// types dump, compiler/build/build_object.cpp), finished later with one write to its stdin.
+// types dump, compiler/build/build_object.cpp), finished later with one write to its stdin; and
+// RenameWatch, which tells the build that clang's object is in place before clang has exited.
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <signal.h>
 
 #include <chrono>
@@ -9,6 +11,7 @@
 #include <string>
 
 #include "compiler/build/clang_runner.hpp"
+#include "compiler/build/rename_watch.hpp"
 #include "support/test_support.hpp"
 
 namespace seam::build {
@@ -62,6 +65,51 @@ TEST(StartedProcess, APastDeadlineIsATimeoutAndTheChildIsKilled) {
   ProcessResult r = child.finish("x", 200);
   EXPECT_TRUE(r.timed_out);
   EXPECT_EQ(r.exit_code, 128 + SIGKILL);
+}
+
+// A child whose work is done before it exits (clang after renaming its object): what it wrote so
+// far comes back at once, and the child, still running, is reaped when it ends: no zombie.
+TEST(StartedProcess, AChildLeftToExitGivesItsOutputAtOnceAndIsReapedWhenItEnds) {
+  test::TempDir dir;
+  const std::string done = dir.path() + "/done", pid_file = dir.path() + "/pid";
+  StartedProcess child(
+      {"/bin/sh", "-c", "echo $$ > " + pid_file + "; cat; echo written; touch " + done + "; exec sleep 0.3"},
+      {});
+  child.send("input\n");
+  ASSERT_TRUE(test::wait_until([&] { return std::filesystem::exists(done); }, std::chrono::seconds(10)));
+  ASSERT_TRUE(test::wait_until(
+      [&] {
+        pollfd p{child.output_fd(), POLLIN, 0};
+        return poll(&p, 1, 0) > 0;
+      },
+      std::chrono::seconds(10)));
+  const auto before = std::chrono::steady_clock::now();
+  ProcessResult r = child.leave_to_exit();
+  EXPECT_LT(std::chrono::steady_clock::now() - before, std::chrono::milliseconds(250))
+      << "waited for the exit";
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.output, "input\nwritten\n");
+  EXPECT_EQ(child.output_fd(), -1);
+  pid_t pid = -1;
+  std::ifstream(pid_file) >> pid;
+  ASSERT_GT(pid, 0);
+  EXPECT_EQ(kill(pid, 0), 0) << "still running when left";
+  // Reaped by the thread that waits for it: gone from the process table, not a zombie.
+  EXPECT_TRUE(test::wait_until([&] { return kill(pid, 0) != 0; }, std::chrono::seconds(10)))
+      << "pid " << pid << " was not reaped";
+}
+
+TEST(RenameWatch, SeesTheNamesRenamedIntoItsDirectoryOnly) {
+  test::TempDir dir;
+  RenameWatch watch(dir.path());
+  ASSERT_GE(watch.fd(), 0);
+  std::ofstream(dir.path() + "/written") << "x";  // created, not renamed: not seen
+  std::ofstream(dir.path() + "/part.o.tmp") << "object";
+  std::filesystem::rename(dir.path() + "/part.o.tmp", dir.path() + "/part.o");
+  pollfd p{watch.fd(), POLLIN, 0};
+  ASSERT_EQ(poll(&p, 1, 10000), 1);
+  EXPECT_EQ(watch.renamed(), std::vector<std::string>{"part.o"});
+  EXPECT_TRUE(watch.renamed().empty());
 }
 
 }  // namespace
