@@ -165,18 +165,7 @@ class Writer {
     return {};
   }
 
-  std::string bytes() const {
-    btf_header h{};
-    h.magic = BTF_MAGIC;
-    h.version = BTF_VERSION;
-    h.hdr_len = sizeof h;
-    h.type_off = 0;
-    h.type_len = static_cast<uint32_t>(types_.size());
-    h.str_off = h.type_len;
-    h.str_len = static_cast<uint32_t>(strings_.size());
-    std::string out(reinterpret_cast<const char*>(&h), sizeof h);
-    return out + types_ + strings_;
-  }
+  std::string bytes() const { return raw_btf(types_, strings_); }
 
  private:
   template <typename T>

@@ -46,6 +46,21 @@ int64_t btf_type_extra_bytes(uint32_t kind, uint32_t vlen) {
   }
 }
 
+std::string raw_btf(std::string_view types, std::string_view strings) {
+  btf_header h{};
+  h.magic = BTF_MAGIC;
+  h.version = BTF_VERSION;
+  h.hdr_len = sizeof h;
+  h.type_off = 0;
+  h.type_len = static_cast<uint32_t>(types.size());
+  h.str_off = h.type_len;
+  h.str_len = static_cast<uint32_t>(strings.size());
+  std::string out(reinterpret_cast<const char*>(&h), sizeof h);
+  out.append(types);
+  out.append(strings);
+  return out;
+}
+
 uint32_t LibbpfBtfTypes::count() const {
   return btf__type_cnt(b_);
 }

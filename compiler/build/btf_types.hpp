@@ -67,6 +67,10 @@ class MappedBtfTypes : public BtfTypes {
   std::vector<uint32_t> starts_;  // offset in types_ of each id's btf_type; [0] for void
 };
 
+// Raw BTF of this machine's byte order: a header, then `types` (btf_type records and their data),
+// then `strings` (starting with the empty string).
+std::string raw_btf(std::string_view types, std::string_view strings);
+
 // The bytes of the data that follows a btf_type of `kind` with `vlen` entries, or -1 for a kind
 // this walk does not know.
 int64_t btf_type_extra_bytes(uint32_t kind, uint32_t vlen);

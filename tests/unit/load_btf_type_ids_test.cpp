@@ -8,6 +8,7 @@
 #include <cstring>
 #include <memory>
 
+#include "compiler/build/btf_types.hpp"
 #include "runtime/load/btf_type_ids.hpp"
 
 namespace seam::runtime {
@@ -21,7 +22,8 @@ constexpr uint32_t info(uint32_t kind, uint32_t vlen) {
 // A BTF blob: an int "u32" (id 1), a typedef "word" of it (id 2), a func_proto with one
 // parameter (id 3) and a func "work" of that (id 4).
 std::string small_btf(uint32_t last_kind = BTF_KIND_FUNC) {
-  const std::string strings = std::string("\0u32\0word\0work\0x", 17);
+  constexpr char kStrings[] = "\0u32\0word\0work\0x";  // with its final NUL: 17 bytes
+  const std::string strings(kStrings, sizeof kStrings);
   std::string types;
   auto put = [&](uint32_t v) { types.append(reinterpret_cast<const char*>(&v), 4); };
   put(1), put(info(BTF_KIND_INT, 0)), put(4), put(32);  // int u32 + its encoding
@@ -29,15 +31,7 @@ std::string small_btf(uint32_t last_kind = BTF_KIND_FUNC) {
   put(0), put(info(BTF_KIND_FUNC_PROTO, 1)), put(1);    // proto (u32)
   put(15), put(1);                                      // its parameter x: u32
   put(10), put(info(last_kind, 0)), put(3);             // func work
-  btf_header h{};
-  h.magic = BTF_MAGIC;
-  h.version = BTF_VERSION;
-  h.hdr_len = sizeof h;
-  h.type_off = 0;
-  h.type_len = static_cast<uint32_t>(types.size());
-  h.str_off = h.type_len;
-  h.str_len = static_cast<uint32_t>(strings.size());
-  return std::string(reinterpret_cast<const char*>(&h), sizeof h) + types + strings;
+  return build::raw_btf(types, strings);
 }
 
 TEST(BtfTypeIds, FindsEachNameOfItsKind) {
