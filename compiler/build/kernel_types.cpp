@@ -104,11 +104,10 @@ Result<std::string> dump(const btf* b, const std::vector<int>& ids, const std::s
 }
 
 // Where the roots' types come from: the mapped file (btf_types.hpp), else libbpf's parse of it,
-// which `hold` keeps alive while the caller reads it.
+// which `hold` keeps alive while the caller reads it (and which says why there is none).
 Result<std::unique_ptr<BtfTypes>> kernel_btf_types(std::shared_ptr<const btf>& hold) {
   Result<std::unique_ptr<MappedBtfTypes>> mapped = MappedBtfTypes::map_file(kVmlinuxBtfPath);
   if (mapped) return std::unique_ptr<BtfTypes>(std::move(*mapped));
-  if (mapped.code() != ErrorCode::Unsupported) return mapped.failure();
   Result<std::shared_ptr<const btf>> acquired = acquire_vmlinux_btf();
   if (!acquired) return acquired.failure();
   hold = *acquired;
