@@ -18,10 +18,10 @@ namespace seam::build {
 Result<std::shared_ptr<const btf>> acquire_vmlinux_btf();
 
 // While one is alive, a BTF parsed by acquire_vmlinux_btf() stays parsed after its users let go.
-// A cold `seam run` holds one over its builds: the loader hook's types header and the rules'
-// are dumped one after the other (kernel_types.cpp), and without it the second parsed the BTF
-// again (50 ms of CPU on the path to `ready`). Nothing is parsed because of it: a warm start,
-// which dumps no types, never loads the BTF.
+// A cold `seam run` holds one over its builds: where the BTF cannot be mapped, the loader hook's
+// types header and the rules' are dumped one after the other from a parse (kernel_types.cpp),
+// and without it the second parsed the BTF again (50 ms of CPU on the path to `ready`). Nothing
+// is parsed because of it: a warm start, which dumps no types, never loads the BTF.
 class KeepVmlinuxBtf {
  public:
   KeepVmlinuxBtf();
