@@ -91,14 +91,30 @@ StartedProcess::StartedProcess(const std::vector<std::string>& argv, const Proce
   out_ = out[0];
 }
 
+namespace {
+
+// Waits for the child `pid` to end; its wait status.
+int wait_for(pid_t pid) {
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return status;
+}
+
+}  // namespace
+
 StartedProcess::~StartedProcess() {
   if (in_ >= 0) close(in_);
-  if (out_ >= 0) close(out_);
+  close_output();
   if (pid_ > 0) {
     kill(pid_, SIGKILL);
-    while (waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
-    }
+    wait_for(pid_);
   }
+}
+
+void StartedProcess::close_output() {
+  if (out_ >= 0) close(out_);
+  out_ = -1;
 }
 
 namespace {
@@ -136,21 +152,15 @@ bool StartedProcess::read_output() {
     return true;
   }
   if (got < 0 && (errno == EINTR || errno == EAGAIN)) return true;
-  close(out_);  // EOF: the child closed its output (exited)
-  out_ = -1;
+  close_output();  // EOF: the child closed its output (exited)
   return false;
 }
 
 ProcessResult StartedProcess::reap() {
   ProcessResult r;
   if (pid_ <= 0) return r;
-  if (out_ >= 0) {
-    close(out_);
-    out_ = -1;
-  }
-  int status = 0;
-  while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-  }
+  close_output();
+  const int status = wait_for(pid_);
   pid_ = -1;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.output = std::move(output_);
@@ -162,14 +172,8 @@ ProcessResult StartedProcess::leave_to_exit() {
   if (pid_ <= 0) return r;
   for (pollfd p{out_, POLLIN, 0}; out_ >= 0 && poll(&p, 1, 0) > 0;)
     if (!read_output()) break;
-  if (out_ >= 0) {
-    close(out_);
-    out_ = -1;
-  }
-  std::thread([pid = pid_] {
-    while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
-    }
-  }).detach();
+  close_output();
+  std::thread([pid = pid_] { wait_for(pid); }).detach();
   pid_ = -1;
   r.exit_code = 0;
   r.output = std::move(output_);

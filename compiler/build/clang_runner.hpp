@@ -69,6 +69,8 @@ class StartedProcess {
   ProcessResult leave_to_exit();
 
  private:
+  void close_output();  // the pipe of the child's output, if still open
+
   pid_t pid_ = -1;
   int in_ = -1, out_ = -1;
   std::string output_;
