@@ -178,6 +178,8 @@ BuildResult build_in_work_dir(const std::string& c_source, const BuildOptions& o
   for (const std::string& f : compile_flags(options)) key.add(f);
   key.add("parts=" + std::to_string(parts_of(options)));
   for (const char* name : embedded_header_names()) key.add(embedded::find(name).value_or(""));
+  for (const LinkedObject& o : options.link_with)
+    key.add(o.name).add(std::string_view(reinterpret_cast<const char*>(o.bytes.data()), o.bytes.size()));
   r.cache_key = key.hex();
 
   // The clangs a run started ahead (clang_prestart.hpp), for this build or, on a hit, for none:
@@ -216,7 +218,16 @@ BuildResult build_in_work_dir(const std::string& c_source, const BuildOptions& o
   // runs beside the dump. A program built in parts starts one clang per part, all before the dump.
   Compilers compilers = start_compilers(clang, options, dir, std::move(prestarted.clangs));
   r.prestarted = compilers.prestarted;
-  std::string object_path = compilers.outputs.size() > 1 ? linked_object(dir) : compilers.outputs[0];
+  std::vector<std::string> link_inputs = compilers.outputs;
+  for (const LinkedObject& o : options.link_with) {
+    link_inputs.push_back((dir / (o.name + ".bpf.o")).string());
+    if (!write_file(link_inputs.back(),
+                    std::string_view(reinterpret_cast<const char*>(o.bytes.data()), o.bytes.size()))) {
+      r.object = Error{"cannot write the program into " + r.work_dir};
+      return r;
+    }
+  }
+  std::string object_path = link_inputs.size() > 1 ? linked_object(dir) : link_inputs[0];
   r.command = compilers.command;
 
   std::string types = options.kernel_types_header;
@@ -246,8 +257,8 @@ BuildResult build_in_work_dir(const std::string& c_source, const BuildOptions& o
     }
     return r;
   }
-  if (compilers.outputs.size() > 1) {
-    if (Result<void> linked = link_bpf_objects(compilers.outputs, object_path); !linked) {
+  if (link_inputs.size() > 1) {
+    if (Result<void> linked = link_bpf_objects(link_inputs, object_path); !linked) {
       r.object = linked.failure();
       return r;
     }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,13 @@ namespace seam::build {
 
 class ClangPrestart;
 
+// A BPF object built once with seam (cli/prebuild/) that a program calls into: linked after the
+// program's parts, its hidden functions become the program's subprograms (py_stack.h).
+struct LinkedObject {
+  std::string name;  // the file it is in the work dir: <name>.bpf.o
+  std::span<const uint8_t> bytes;
+};
+
 struct BuildOptions {
   // Kernel types the program names (besides kBaseKernelTypes); dumped from the kernel's BTF.
   std::vector<std::string> kernel_types = {"pt_regs"};
@@ -23,6 +31,8 @@ struct BuildOptions {
   // The name the source gets in the work dir (and in clang's messages without #line).
   std::string source_name = "seam_program.bpf.c";
   std::vector<std::string> extra_flags;
+  // Linked into the object after its parts (empty: none); their bytes are in the cache key.
+  std::vector<LinkedObject> link_with;
   // Built as this many objects at once, one clang each, linked into one (link_objects.hpp); the
   // generated C marks the programs each part keeps (SEAM_IN_PART, seam_prelude.h). 1: one clang,
   // one object. Rule builds take it from build_parts().

@@ -218,6 +218,60 @@ TEST(BuildObject, PartsBuiltAtOnceLinkIntoOneObjectWithTheirCommandAndTheirOwnCa
   EXPECT_EQ(whole.command.find("SEAM_PART"), std::string::npos) << whole.command;
 }
 
+// A prebuilt object (cli/prebuild/) that a program calls into: its hidden function is linked into
+// the object, which libbpf then opens (an extern left unresolved makes it refuse the object), and
+// its bytes are in the cache key.
+const char* kCallsAnotherObject = R"(#include "seam_prelude.h"
+int seam_test_twice(__u64 x) __hidden;
+#if SEAM_IN_PART(0)
+char LICENSE[] SEC("license") = "GPL";
+SEC("uprobe")
+int on_call(struct pt_regs *ctx) {
+  return seam_test_twice(PT_REGS_PARM1(ctx)) == 4;
+}
+#endif
+)";
+
+bool opens(const std::vector<uint8_t>& object) {
+  bpf_object* obj = bpf_object__open_mem(object.data(), object.size(), nullptr);
+  if (!obj) return false;
+  bpf_object__close(obj);
+  return true;
+}
+
+TEST(BuildObject, AnObjectLinkedWithGivesTheProgramItsHiddenFunctionAndIsInTheCacheKey) {
+  SKIP_WITHOUT_TOOLS();
+  test::TempDir dir;
+  BuildOptions options;
+  options.cache_dir = dir.path();
+  // Its globals weak, as the prebuilt walk's are (py_walk_source.cpp): the program's copies win.
+  BuildResult library = build_object(R"(#define SEAM_PARTS 1
+#define SEAM_PART 0
+#include "seam_prelude.h"
+__hidden __noinline int seam_test_twice(__u64 x) { return (int)(x * 2); }
+)",
+                                     options);
+  ASSERT_TRUE(library.object.ok()) << library.object.error() << "\n" << library.clang_stderr;
+
+  BuildResult alone = build_object(kCallsAnotherObject, options);
+  ASSERT_TRUE(alone.object.ok()) << alone.object.error() << "\n" << alone.clang_stderr;
+  EXPECT_FALSE(opens(*alone.object)) << "the call is left unresolved without the other object";
+
+  for (int parts : {1, 2}) {
+    options.parts = parts;
+    options.link_with = {{"twice", *library.object}};
+    BuildResult linked = build_object(kCallsAnotherObject, options);
+    ASSERT_TRUE(linked.object.ok()) << linked.object.error() << "\n" << linked.clang_stderr;
+    EXPECT_FALSE(linked.from_cache) << parts << " parts";
+    EXPECT_TRUE(opens(*linked.object)) << parts << " parts";
+
+    std::vector<uint8_t> other = *library.object;
+    other.push_back(0);
+    options.link_with = {{"twice", other}};
+    EXPECT_NE(build_object(kCallsAnotherObject, options).cache_key, linked.cache_key) << parts << " parts";
+  }
+}
+
 // seam run attaches the loader hook once the first part is built (runtime/run/start_ahead.hpp):
 // a build that runs clang says so once, whatever its parts, and a cache hit, which runs none,
 // does not.
