@@ -243,7 +243,7 @@ EarlyClang start_clang_early(const CompileOptions& compile, const std::string& s
   early.recorded = build::recorded(build::default_cache_dir(), *early.record);
   if (!early.recorded)
     early.clangs =
-        build::ClangPrestart::start(build::prestart_clangs(early.record->bytes), build::BuildOptions{});
+        build::ClangPrestart::start(build::prestart_clangs(early.record->bytes), rule_build_options());
   return early;
 }
 

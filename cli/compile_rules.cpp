@@ -4,16 +4,28 @@
 
 #include <CLI/CLI.hpp>
 
+#include "compiler/codegen/py_walk_source.hpp"
+#include "runtime/run/prebuilt_py_walk.hpp"
+
 namespace seam::cli {
 
 std::string clang_error_line(const build::ClangError& e) {
   return e.file + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) + ": error: " + e.message;
 }
 
+build::BuildOptions rule_build_options() {
+  build::BuildOptions options;
+  if (!runtime::prebuilt_py_walk().empty()) options.extra_flags.push_back(codegen::kPyWalkLinkedFlag);
+  return options;
+}
+
 build::BuildResult build_rules(const CompiledRules& rules, std::ostream& err, bool portable,
                                std::shared_ptr<build::ClangPrestart> prestarted,
                                std::function<void()> on_first_part) {
-  build::BuildOptions options;
+  build::BuildOptions options = rule_build_options();
+  if (std::span<const uint8_t> walk = runtime::prebuilt_py_walk();
+      rules.generated.calls_py_walk && !walk.empty())
+    options.link_with.push_back({codegen::kPyWalkObjectName, walk});
   options.prestarted = std::move(prestarted);
   options.on_first_part = std::move(on_first_part);
   if (portable) options.extra_flags.push_back("-DSEAM_PORTABLE");

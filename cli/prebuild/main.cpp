@@ -1,28 +1,47 @@
-// seam-prebuild-hook OUT: builds the dynamic loader hook's BPF object at seam's build time
-// (CMakeLists.txt embeds it), so that a cold `seam run` runs one clang, for its rules, instead
-// of two. The hook reads only struct pt_regs (the x86-64 ABI's) and the kernel's uapi enums, so
-// an object built against the build machine's BTF loads on any kernel seam supports. Where it
-// cannot be built here (no clang, no kernel BTF), OUT is left empty and seam builds the hook at
-// start, as it did before.
+// seam-prebuild WHAT OUT: builds one of seam's own BPF objects at seam's build time
+// (CMakeLists.txt embeds it), so that a cold `seam run` compiles less:
+//   hook     the dynamic loader hook: a cold start runs one clang, for its rules, instead of two;
+//   py-walk  Python's frame walk (compiler/codegen/py_walk_source.hpp), linked into every program
+//            that takes a pystack instead of compiled with it.
+// Both read only struct pt_regs (the x86-64 ABI's), task_struct's fs base through BTF, and the
+// kernel's uapi enums, so an object built against the build machine's BTF loads on any kernel
+// seam supports. Where one cannot be built here (no clang, no kernel BTF), OUT is left empty and
+// seam does without it: it builds the hook at start, and compiles the walk inline.
 #include <fstream>
 #include <iostream>
+#include <string_view>
 
 #include "compiler/build/build_object.hpp"
 #include "compiler/codegen/loader_hook_source.hpp"
+#include "compiler/codegen/py_walk_source.hpp"
+
+namespace {
+
+seam::build::BuildResult build(std::string_view what) {
+  seam::build::BuildOptions options;
+  options.use_cache = false;
+  if (what == "hook") {
+    options.source_name = seam::codegen::kLoaderHookSourceName;
+    return seam::build::build_object(seam::codegen::loader_hook_source(), options);
+  }
+  options.source_name = seam::codegen::kPyWalkSourceName;
+  options.kernel_types.assign(std::begin(seam::codegen::kPyWalkKernelTypes),
+                              std::end(seam::codegen::kPyWalkKernelTypes));
+  return seam::build::build_object(seam::codegen::py_walk_source(), options);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::cerr << "usage: seam-prebuild-hook OUT\n";
+  if (argc != 3 || (std::string_view(argv[1]) != "hook" && std::string_view(argv[1]) != "py-walk")) {
+    std::cerr << "usage: seam-prebuild hook|py-walk OUT\n";
     return 2;
   }
-  seam::build::BuildOptions options;
-  options.source_name = seam::codegen::kLoaderHookSourceName;
-  options.use_cache = false;
-  seam::build::BuildResult built = seam::build::build_object(seam::codegen::loader_hook_source(), options);
-  std::ofstream out(argv[1], std::ios::binary | std::ios::trunc);
+  seam::build::BuildResult built = build(argv[1]);
+  std::ofstream out(argv[2], std::ios::binary | std::ios::trunc);
   if (!built.object) {
-    std::cerr << "seam-prebuild-hook: the loader hook is built at start instead: " << built.object.error()
-              << "\n"
+    std::cerr << "seam-prebuild: no prebuilt " << argv[1]
+              << ", seam does without it: " << built.object.error() << "\n"
               << built.clang_stderr;
   } else {
     out.write(reinterpret_cast<const char*>(built.object->data()),
@@ -30,7 +49,7 @@ int main(int argc, char** argv) {
   }
   out.close();
   if (!out) {
-    std::cerr << "seam-prebuild-hook: cannot write " << argv[1] << "\n";
+    std::cerr << "seam-prebuild: cannot write " << argv[2] << "\n";
     return 1;
   }
   return 0;

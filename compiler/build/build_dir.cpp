@@ -30,10 +30,10 @@ std::string bpf_side_header(const char* name, std::string_view content) {
 
 const std::vector<const char*>& embedded_header_names() {
   static const std::vector<const char*> names = {
-      "seam_prelude.h",  "seam_record.h",   "bpf_helpers.h",     "bpf_helper_defs.h",
-      "bpf_tracing.h",   "bpf_core_read.h", "bpf_endian.h",      "seam_rules.h",
-      "usdt.bpf.h",      "seam_fd.h",       "seam_scope.h",      "py_gil.h",
-      "seam_identity.h", "py_stack.h",      "seam_generation.h", "seam_session.h"};
+      "seam_prelude.h",  "seam_record.h", "bpf_helpers.h",   "bpf_helper_defs.h", "bpf_tracing.h",
+      "bpf_core_read.h", "bpf_endian.h",  "seam_rules.h",    "usdt.bpf.h",        "seam_fd.h",
+      "seam_scope.h",    "py_gil.h",      "seam_identity.h", "py_stack.h",        "seam_generation.h",
+      "seam_session.h",  "py_walk.h"};
   return names;
 }
 

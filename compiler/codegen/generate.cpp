@@ -627,6 +627,7 @@ Generated generate(const plan::Program& program, const Options& options) {
     throw std::logic_error("generated C breaks the escaping invariant: " + broken);
   g.layout = program.plan;
   g.layout["generator"] = "seam";
+  g.calls_py_walk = py_stack;
   return g;
 }
 

@@ -23,6 +23,9 @@ struct Options {
 struct Generated {
   std::string c_source;
   nlohmann::json layout;  // plan::Plan as JSON plus the generator's version
+  // A record takes a pystack: the program calls Python's frame walk (py_stack.h), which its
+  // build links from seam's prebuilt object where there is one (py_walk_source.hpp).
+  bool calls_py_walk = false;
 };
 
 // Sites whose programs would be the same C but for their name and attach point (a rule naming
