@@ -12,6 +12,7 @@ class RenameWatch {
  public:
   // Watches `dir`; fd() is -1 when inotify cannot (then nothing is ever seen: wait for the exit).
   explicit RenameWatch(const std::string& dir);
+  // Returns at once: the fd is closed on a thread of its own, which waits for the kernel.
   ~RenameWatch();
   RenameWatch(const RenameWatch&) = delete;
   RenameWatch& operator=(const RenameWatch&) = delete;

@@ -112,5 +112,23 @@ TEST(RenameWatch, SeesTheNamesRenamedIntoItsDirectoryOnly) {
   EXPECT_TRUE(watch.renamed().empty());
 }
 
+// Its fd is closed on a thread of its own (the close waits for the kernel): gone soon after the
+// watch, never left open.
+TEST(RenameWatch, ItsFdIsClosedAfterTheWatchIsGone) {
+  test::TempDir dir;
+  std::string fd_link;
+  {
+    RenameWatch watch(dir.path());
+    ASSERT_GE(watch.fd(), 0);
+    fd_link = "/proc/self/fd/" + std::to_string(watch.fd());
+  }
+  auto is_inotify = [&] {
+    std::error_code ec;
+    return std::filesystem::read_symlink(fd_link, ec).string() == "anon_inode:inotify";
+  };
+  EXPECT_TRUE(test::wait_until([&] { return !is_inotify(); }, std::chrono::seconds(10)))
+      << fd_link << " is still the watch's inotify fd";
+}
+
 }  // namespace
 }  // namespace seam::build
