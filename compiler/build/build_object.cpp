@@ -112,8 +112,7 @@ std::optional<ProcessResult> finish_compilers(Compilers& compilers, const BuildO
   size_t left = n;
   auto finished = [&](size_t part, ProcessResult run) {
     done[part] = std::move(run);
-    --left;
-    if (part == 0 && options.on_first_part) options.on_first_part();
+    if (left-- == n && options.on_first_part) options.on_first_part();  // whichever part it is
   };
   while (left > 0) {
     const auto wait_ms =

@@ -51,8 +51,8 @@ struct BuildOptions {
   // clangs started ahead of the program (clang_prestart.hpp), taken over when their flags are
   // this build's and it misses the cache; otherwise killed. Null: the build starts its own.
   std::shared_ptr<ClangPrestart> prestarted;
-  // Called once, when the first part's clang (in the order they are waited for) is done, before
-  // the others finish and the parts are linked; never on a cache hit: `seam run` then attaches the loader
+  // Called once, when the first of the parts' clangs to finish is done, before the others finish
+  // and the parts are linked; never on a cache hit: `seam run` then attaches the loader
   // hook, whose first uprobe waits out an RCU grace period beside the rest of the build
   // (runtime/run/start_ahead.hpp).
   std::function<void()> on_first_part;

@@ -295,6 +295,38 @@ TEST(BuildObject, TheFirstPartBuiltIsToldOnceAndACacheHitTellsNothing) {
   }
 }
 
+// Whichever part finishes first is the one told about: a clang that holds part 0 back (it waits,
+// then leaves a mark, before it compiles) finds part 1 told first.
+TEST(BuildObject, TheFirstPartToFinishIsToldWhicheverPartItIs) {
+  SKIP_WITHOUT_TOOLS();
+  test::TempDir dir;
+  const std::string marker = dir.path() + "/part0-went-on";
+  std::string wrapper = dir.write("slow-part0-clang",
+                                  "#!/bin/sh\n"
+                                  "input=$(cat)\n"
+                                  "case \"$input\" in *'SEAM_PART 0'*) sleep 2; touch " +
+                                      marker +
+                                      ";; esac\n"
+                                      "printf '%s\\n' \"$input\" | exec " +
+                                      find_clang() + " \"$@\"\n");
+  chmod(wrapper.c_str(), 0755);
+  setenv("SEAM_CLANG", wrapper.c_str(), 1);
+  BuildOptions options;
+  options.cache_dir = dir.path() + "/cache";
+  options.parts = 2;
+  int told = 0;
+  bool part0_went_on = true;
+  options.on_first_part = [&] {
+    ++told;
+    part0_went_on = std::filesystem::exists(marker);
+  };
+  BuildResult built = build_object(kTwoPartProgram, options);
+  unsetenv("SEAM_CLANG");
+  ASSERT_TRUE(built.object.ok()) << built.object.error() << "\n" << built.clang_stderr;
+  EXPECT_EQ(told, 1);
+  EXPECT_FALSE(part0_went_on) << "told only once part 0 was done";
+}
+
 TEST(LinkObjects, AnInputThatIsNoBpfObjectIsRefusedByName) {
   test::TempDir dir;
   std::string bogus = dir.write("part0.bpf.o", "not an ELF file");
