@@ -10,12 +10,12 @@
  * callback as a loop until its states repeat, and a count it knows exactly (0, 1, 2...) never
  * repeats, so it walked every count: 115,000 instructions for a 64-frame walk, most of a bundle's
  * start. Read back from a map, the count is a bounded unknown and one pass is enough. Included
- * after py_gil.h, by py_stack.h (inline, SEAM_PY_WALK_LINKAGE unset) or by the object seam builds
+ * after py_gil.h, by py_stack.h (inline, SEAM_PREBUILT_LINKAGE unset) or by the object seam builds
  * once at its own build (cli/prebuild/), whose walk the programs then call. */
 #pragma once
 
-#ifndef SEAM_PY_WALK_LINKAGE
-#define SEAM_PY_WALK_LINKAGE static __always_inline
+#ifndef SEAM_PREBUILT_LINKAGE
+#define SEAM_PREBUILT_LINKAGE static __always_inline
 #endif
 
 #define SEAM_PY_FRAME_READ 128 /* bytes of one frame read at once: every offset used is below */
@@ -108,7 +108,7 @@ static long seam_py_step(__u64 index, void *arg)
 
 /* Walks at most `max` frames into `out` (the record's PyStack field: count, status, frames), from
  * the thread's fs base. Returns 0. */
-SEAM_PY_WALK_LINKAGE int seam_py_walk_frames(void *procs, __u32 tgid, __u64 fsbase, __u64 *out, __u64 max)
+SEAM_PREBUILT_LINKAGE int seam_py_walk_frames(void *procs, __u32 tgid, __u64 fsbase, __u64 *out, __u64 max)
 {
 	struct seam_py_walk w = {};
 	out[0] = 0;

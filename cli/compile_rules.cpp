@@ -4,8 +4,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "compiler/codegen/py_walk_source.hpp"
-#include "runtime/run/prebuilt_py_walk.hpp"
+#include "compiler/codegen/prebuilt_bpf.hpp"
+#include "runtime/run/prebuilt_objects.hpp"
 
 namespace seam::cli {
 
@@ -15,7 +15,8 @@ std::string clang_error_line(const build::ClangError& e) {
 
 build::BuildOptions rule_build_options() {
   build::BuildOptions options;
-  if (!runtime::prebuilt_py_walk().empty()) options.extra_flags.push_back(codegen::kPyWalkLinkedFlag);
+  for (const codegen::PrebuiltBpf& p : codegen::prebuilt_bpf())
+    if (!runtime::prebuilt_bpf_object(p.name).empty()) options.extra_flags.push_back(p.linked_flag);
   return options;
 }
 
@@ -23,9 +24,9 @@ build::BuildResult build_rules(const CompiledRules& rules, std::ostream& err, bo
                                std::shared_ptr<build::ClangPrestart> prestarted,
                                std::function<void()> on_first_part) {
   build::BuildOptions options = rule_build_options();
-  if (std::span<const uint8_t> walk = runtime::prebuilt_py_walk();
-      rules.generated.calls_py_walk && !walk.empty())
-    options.link_with.push_back({codegen::kPyWalkObjectName, walk});
+  for (const std::string& name : rules.generated.prebuilt_calls)
+    if (std::span<const uint8_t> object = runtime::prebuilt_bpf_object(name); !object.empty())
+      options.link_with.push_back({"seam_" + name, object});
   options.prestarted = std::move(prestarted);
   options.on_first_part = std::move(on_first_part);
   if (portable) options.extra_flags.push_back("-DSEAM_PORTABLE");

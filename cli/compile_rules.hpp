@@ -50,8 +50,8 @@ struct CompiledRules {
 // "rules/x.seam:7:3: error: ..." as build_rules() prints a clang error.
 std::string clang_error_line(const build::ClangError& e);
 
-// The options every rule build starts from, and the clangs started ahead with them: told to link
-// seam's prebuilt Python frame walk where this seam has one (compiler/codegen/py_walk_source.hpp).
+// The options every rule build starts from, and the clangs started ahead with them: told which of
+// seam's prebuilt functions this seam has (compiler/codegen/prebuilt_bpf.hpp).
 build::BuildOptions rule_build_options();
 
 // Builds the generated C with clang (cached). Errors are printed to `err` and ok is false.

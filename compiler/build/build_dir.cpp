@@ -33,7 +33,7 @@ const std::vector<const char*>& embedded_header_names() {
       "seam_prelude.h",  "seam_record.h", "bpf_helpers.h",   "bpf_helper_defs.h", "bpf_tracing.h",
       "bpf_core_read.h", "bpf_endian.h",  "seam_rules.h",    "usdt.bpf.h",        "seam_fd.h",
       "seam_scope.h",    "py_gil.h",      "seam_identity.h", "py_stack.h",        "seam_generation.h",
-      "seam_session.h",  "py_walk.h"};
+      "seam_session.h",  "py_walk.h",     "stack_copy.h"};
   return names;
 }
 

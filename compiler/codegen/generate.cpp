@@ -12,6 +12,7 @@
 #include "compiler/codegen/c_escape.hpp"
 #include "compiler/codegen/c_expr.hpp"
 #include "compiler/codegen/c_invariant.hpp"
+#include "compiler/codegen/prebuilt_bpf.hpp"
 #include "compiler/codegen/scope_slots.hpp"
 #include "compiler/codegen/subject.hpp"
 #include "compiler/codegen/template.hpp"
@@ -200,16 +201,11 @@ std::string fills(const plan::RuleCheck& rule, const ExprContext& ctx) {
                                             {"frame0", saved_ip ? "\t\t\t\tst[1] = sv->ip;\n" : ""}});
     } else if (f.field.type == plan::FieldType::UStackCopy) {
       bool saved_ip = rule.ustack_from_saved_ip && ctx.in_span_end;
-      std::string chunks;
-      for (uint32_t at = 0; at + plan::kStackCopyChunk <= f.field.size - plan::kStackCopyHeader;
-           at += plan::kStackCopyChunk)
-        chunks += fragment("fill_stack_copy_chunk.c.tmpl",
-                           {{"at", std::to_string(at)},
-                            {"dst", std::to_string(f.field.offset + plan::kStackCopyHeader + at)},
-                            {"chunk", std::to_string(plan::kStackCopyChunk)}});
-      out += fragment("fill_stack_copy.c.tmpl", {{"offset", std::to_string(f.field.offset)},
-                                                 {"frame0", saved_ip ? "sv->ip" : "0"},
-                                                 {"chunks", chunks}});
+      out += fragment(
+          "fill_stack_copy.c.tmpl",
+          {{"offset", std::to_string(f.field.offset)},
+           {"frame0", saved_ip ? "sv->ip" : "0"},
+           {"chunks", std::to_string((f.field.size - plan::kStackCopyHeader) / plan::kStackCopyChunk)}});
     } else if (f.field.type == plan::FieldType::PyStack) {
       out +=
           fragment("fill_pystack.c.tmpl",
@@ -579,9 +575,12 @@ Generated generate(const plan::Program& program, const Options& options) {
       program.plan.attachments.begin(), program.plan.attachments.end(), [](const plan::Attachment& a) {
         return a.kind == plan::AttachKind::RawTracepoint && a.category == "raw_syscalls";
       });
-  bool py_stack = false;
+  bool py_stack = false, stack_copy = false;
   for (const plan::Record& r : program.plan.records)
-    for (const plan::Field& f : r.fields) py_stack |= f.type == plan::FieldType::PyStack;
+    for (const plan::Field& f : r.fields) {
+      py_stack |= f.type == plan::FieldType::PyStack;
+      stack_copy |= f.type == plan::FieldType::UStackCopy;
+    }
   std::vector<std::string> programs = sites(program, options);
   // seam's own sched programs as raw tracepoints where lowering says the kernel has them: the
   // exec notice reads nothing, the fork program the child task (plan::Plan::raw_sched_programs).
@@ -618,6 +617,7 @@ Generated generate(const plan::Program& program, const Options& options) {
                                       : "") +
             subject_helpers(program) + (py_gil ? "#include \"py_gil.h\"\n" : "") +
             (session ? "#include \"seam_session.h\"\n" : "") + (py_stack ? "#include \"py_stack.h\"\n" : "") +
+            (stack_copy ? "#include \"stack_copy.h\"\n" : "") +
             (program.plan.identity_tests.empty() ? "" : "#include \"seam_identity.h\"\n") +
             (syscall_structs ? fragment("syscall_structs.c.tmpl", {}) : "") +
             (raw_syscalls ? fragment("raw_syscall.c.tmpl", {}) : "")},
@@ -627,7 +627,8 @@ Generated generate(const plan::Program& program, const Options& options) {
     throw std::logic_error("generated C breaks the escaping invariant: " + broken);
   g.layout = program.plan;
   g.layout["generator"] = "seam";
-  g.calls_py_walk = py_stack;
+  if (py_stack) g.prebuilt_calls.push_back(kPyWalk);
+  if (stack_copy) g.prebuilt_calls.push_back(kStackCopy);
   return g;
 }
 

@@ -23,9 +23,10 @@ struct Options {
 struct Generated {
   std::string c_source;
   nlohmann::json layout;  // plan::Plan as JSON plus the generator's version
-  // A record takes a pystack: the program calls Python's frame walk (py_stack.h), which its
-  // build links from seam's prebuilt object where there is one (py_walk_source.hpp).
-  bool calls_py_walk = false;
+  // seam's own functions the program calls (prebuilt_bpf.hpp names: the Python frame walk for a
+  // pystack, the stack copy for a ustack), which its build links from seam's prebuilt objects
+  // where seam has them.
+  std::vector<std::string> prebuilt_calls;
 };
 
 // Sites whose programs would be the same C but for their name and attach point (a rule naming

@@ -244,7 +244,7 @@ TEST(BuildObject, AnObjectLinkedWithGivesTheProgramItsHiddenFunctionAndIsInTheCa
   test::TempDir dir;
   BuildOptions options;
   options.cache_dir = dir.path();
-  // Its globals weak, as the prebuilt walk's are (py_walk_source.cpp): the program's copies win.
+  // Its globals weak, as seam's prebuilt functions' are (prebuilt_bpf.cpp): the program's copies win.
   BuildResult library = build_object(R"(#define SEAM_PARTS 1
 #define SEAM_PART 0
 #include "seam_prelude.h"

@@ -3,6 +3,8 @@
 // that stop at the stack's top; the ring grows to hold such records.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "support/compile_text.hpp"
 
 namespace seam::test {
@@ -12,12 +14,6 @@ const plan::Field* field_of_type(const plan::Record& r, plan::FieldType type) {
   for (const plan::Field& f : r.fields)
     if (f.type == type) return &f;
   return nullptr;
-}
-
-size_t count(const std::string& text, const std::string& what) {
-  size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
 }
 
 constexpr const char* kHeadline =
@@ -34,13 +30,15 @@ TEST(CodegenUstackCopy, ASpanOnAFunctionCopiesEightKibAndTheRegistersAtItsReturn
   EXPECT_EQ(copy->offset % 8, 0u);
   EXPECT_NE(field_of_type(r, plan::FieldType::UStack), nullptr);  // the frame-pointer walk stays
   const std::string& src = c.generated.c_source;
-  // Two pieces of one page each, the second only when the first was whole; frame 0 is the
+  // Two pages (stack_copy.h: page-sized reads that stop at the stack's top); frame 0 is the
   // function's entry, saved at its call.
-  EXPECT_EQ(count(src, "bpf_probe_read_user(rec + "), 4u) << src;  // a page, or up to the top
-  EXPECT_EQ(count(src, ", 4096, (const void *)(sp + "), 2u) << src;
-  EXPECT_NE(src.find("(const void *)(sp + 4096)"), std::string::npos) << src;
-  EXPECT_NE(src.find("sc[1] = sv->ip;"), std::string::npos) << src;
-  EXPECT_NE(src.find("sc[9] = ur->r15;"), std::string::npos) << src;
+  EXPECT_NE(src.find("#include \"stack_copy.h\""), std::string::npos) << src;
+  EXPECT_NE(src.find("seam_stack_copy((struct pt_regs *)ctx, (__u64 *)(rec + " +
+                     std::to_string(copy->offset) + "), sv->ip, 2);"),
+            std::string::npos)
+      << src;
+  EXPECT_NE(std::find(c.generated.prebuilt_calls.begin(), c.generated.prebuilt_calls.end(), "stack_copy"),
+            c.generated.prebuilt_calls.end());
   // The layout document carries it, so the runtime decodes it with the plan alone.
   plan::Plan back = c.generated.layout.get<plan::Plan>();
   EXPECT_NE(field_of_type(back.records.at(0), plan::FieldType::UStackCopy), nullptr);
@@ -52,7 +50,7 @@ TEST(CodegenUstackCopy, NoCopyWithoutUserRegistersOrWhenTurnedOff) {
   Compiled fp = compile_text(kHeadline, {}, off);
   ASSERT_EQ(fp.diagnostics, "");
   EXPECT_EQ(field_of_type(fp.lowered.plan.records.at(0), plan::FieldType::UStackCopy), nullptr);
-  EXPECT_EQ(fp.generated.c_source.find("bpf_probe_read_user(rec + "), std::string::npos);
+  EXPECT_EQ(fp.generated.c_source.find("seam_stack_copy("), std::string::npos);
   // A tracepoint's program has no user registers as its context.
   Compiled tp =
       compile_text("use mem\nrule f on mem.page_fault alert info \"fault\" with ustack limit 1 per 1s\n");
