@@ -82,8 +82,9 @@ BuildResult build_object(const std::string& c_source, const BuildOptions& option
 // per CPU this process may run on, at most kMaxParts. $SEAM_BUILD_PARTS, when set, is taken as it
 // is (benchmarks, tests). Below the size, a second clang's start and the link cost about what the
 // halved compile saves, with the clangs started ahead of the program (clang_prestart.hpp; cold
-// starts on two cores, docs/BENCHMARK.md "Clang started first").
-inline constexpr size_t kPartsFromBytes = size_t{8} * 1024;
+// starts on two cores, docs/BENCHMARK.md "Clang started first", "Stop 36": measured again once
+// seam's fixed functions came prebuilt and the C per rule shrank).
+inline constexpr size_t kPartsFromBytes = size_t{6} * 1024;
 inline constexpr int kMaxParts = 4;
 int build_parts(size_t source_bytes);
 
