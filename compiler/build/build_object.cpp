@@ -12,6 +12,7 @@
 #include <iterator>
 #include <memory>
 #include <optional>
+#include <string_view>
 
 #include "compiler/build/build_dir.hpp"
 #include "compiler/build/clang_prestart.hpp"
@@ -49,6 +50,10 @@ std::string clang_failure(const ProcessResult& run, const std::string& out, cons
                              : "clang failed (exit " + std::to_string(run.exit_code) + ")";
 }
 
+std::string_view bytes_as_text(std::span<const uint8_t> bytes) {
+  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
 // The parts a build asks for, within 1..kMaxParts (the cache key and the clangs started agree).
 int parts_of(const BuildOptions& options) {
   return std::clamp(options.parts, 1, kMaxParts);
@@ -57,16 +62,18 @@ int parts_of(const BuildOptions& options) {
 // The clangs of one build, started and waiting for their main file: one, or one per part.
 struct Compilers {
   std::vector<std::unique_ptr<StartedProcess>> running;
-  std::vector<std::string> outputs;  // each one's object: the build's own, or the parts' to link
-  std::string command;               // every part's build and the link, to re-run by hand
-  int prestarted = 0;                // of `running`, the clangs started ahead
+  std::vector<std::string> outputs;      // each one's object: the build's own, or the parts'
+  std::vector<std::string> link_inputs;  // the outputs, then the objects linked with them
+  std::string command;                   // every part's build and the link, to re-run by hand
+  int prestarted = 0;                    // of `running`, the clangs started ahead
 };
 
 // The build's clangs: those started ahead (as many as it has parts; a surplus one is killed)
-// and the rest started now.
+// and the rest started now. `linked`: the objects linked after the parts (BuildOptions::link_with).
 Compilers start_compilers(const std::string& clang, const BuildOptions& options,
                           const std::filesystem::path& dir,
-                          std::vector<std::unique_ptr<StartedProcess>> prestarted) {
+                          std::vector<std::unique_ptr<StartedProcess>> prestarted,
+                          const std::vector<std::string>& linked) {
   Compilers c;
   const int parts = parts_of(options);
   prestarted.resize(std::min(prestarted.size(), static_cast<size_t>(parts)));
@@ -88,9 +95,11 @@ Compilers start_compilers(const std::string& clang, const BuildOptions& options,
     c.command += (c.command.empty() ? "" : " && ") + shell_quote(argv);
     c.outputs.push_back(out);
   }
-  if (parts > 1) {
+  c.link_inputs = c.outputs;
+  c.link_inputs.insert(c.link_inputs.end(), linked.begin(), linked.end());
+  if (c.link_inputs.size() > 1) {
     std::vector<std::string> link = {"bpftool", "gen", "object", linked_object(dir)};
-    link.insert(link.end(), c.outputs.begin(), c.outputs.end());
+    link.insert(link.end(), c.link_inputs.begin(), c.link_inputs.end());
     c.command += " && " + shell_quote(link);
   }
   return c;
@@ -177,8 +186,7 @@ BuildResult build_in_work_dir(const std::string& c_source, const BuildOptions& o
   for (const std::string& f : compile_flags(options)) key.add(f);
   key.add("parts=" + std::to_string(parts_of(options)));
   for (const char* name : embedded_header_names()) key.add(embedded::find(name).value_or(""));
-  for (const LinkedObject& o : options.link_with)
-    key.add(o.name).add(std::string_view(reinterpret_cast<const char*>(o.bytes.data()), o.bytes.size()));
+  for (const LinkedObject& o : options.link_with) key.add(o.name).add(bytes_as_text(o.bytes));
   r.cache_key = key.hex();
 
   // The clangs a run started ahead (clang_prestart.hpp), for this build or, on a hit, for none:
@@ -212,20 +220,21 @@ BuildResult build_in_work_dir(const std::string& c_source, const BuildOptions& o
     return r;
   }
 
-  // clang starts now (unless it was started ahead) and reads its main file from standard input:
-  // one line that includes the program, written once kernel_types.h is there. Its process start
-  // runs beside the dump. A program built in parts starts one clang per part, all before the dump.
-  Compilers compilers = start_compilers(clang, options, dir, std::move(prestarted.clangs));
-  r.prestarted = compilers.prestarted;
-  std::vector<std::string> link_inputs = compilers.outputs;
+  std::vector<std::string> linked;
   for (const LinkedObject& o : options.link_with) {
-    link_inputs.push_back((dir / (o.name + ".bpf.o")).string());
-    if (!write_file(link_inputs.back(),
-                    std::string_view(reinterpret_cast<const char*>(o.bytes.data()), o.bytes.size()))) {
+    linked.push_back((dir / (o.name + ".bpf.o")).string());
+    if (!write_file(linked.back(), bytes_as_text(o.bytes))) {
       r.object = Error{"cannot write the program into " + r.work_dir};
       return r;
     }
   }
+
+  // clang starts now (unless it was started ahead) and reads its main file from standard input:
+  // one line that includes the program, written once kernel_types.h is there. Its process start
+  // runs beside the dump. A program built in parts starts one clang per part, all before the dump.
+  Compilers compilers = start_compilers(clang, options, dir, std::move(prestarted.clangs), linked);
+  r.prestarted = compilers.prestarted;
+  const std::vector<std::string>& link_inputs = compilers.link_inputs;
   std::string object_path = link_inputs.size() > 1 ? linked_object(dir) : link_inputs[0];
   r.command = compilers.command;
 

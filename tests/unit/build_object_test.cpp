@@ -264,6 +264,9 @@ __hidden __noinline int seam_test_twice(__u64 x) { return (int)(x * 2); }
     ASSERT_TRUE(linked.object.ok()) << linked.object.error() << "\n" << linked.clang_stderr;
     EXPECT_FALSE(linked.from_cache) << parts << " parts";
     EXPECT_TRUE(opens(*linked.object)) << parts << " parts";
+    // The command to re-run by hand links it too.
+    EXPECT_NE(linked.command.find("&& bpftool gen object"), std::string::npos) << linked.command;
+    EXPECT_NE(linked.command.find("twice.bpf.o"), std::string::npos) << linked.command;
 
     std::vector<uint8_t> other = *library.object;
     other.push_back(0);
