@@ -10,13 +10,9 @@
  * callback as a loop until its states repeat, and a count it knows exactly (0, 1, 2...) never
  * repeats, so it walked every count: 115,000 instructions for a 64-frame walk, most of a bundle's
  * start. Read back from a map, the count is a bounded unknown and one pass is enough. Included
- * after py_gil.h, by py_stack.h (inline, SEAM_PREBUILT_LINKAGE unset) or by the object seam builds
+ * after py_gil.h, by py_stack.h (inline: SEAM_PREBUILT_LINKAGE, seam_prelude.h) or by the object seam builds
  * once at its own build (cli/prebuild/), whose walk the programs then call. */
 #pragma once
-
-#ifndef SEAM_PREBUILT_LINKAGE
-#define SEAM_PREBUILT_LINKAGE static __always_inline
-#endif
 
 #define SEAM_PY_FRAME_READ 128 /* bytes of one frame read at once: every offset used is below */
 #define SEAM_PY_NO_CFRAME 0xffffffff

@@ -34,6 +34,13 @@ typedef __u64 seam_ns;
 
 #define SEAM_INLINE static __always_inline
 
+/* seam's fixed functions (py_walk.h, stack_copy.h): inline in a program; a __hidden function of
+ * its own in the object seam's build makes of each, whose source defines this first
+ * (compiler/codegen/prebuilt_bpf.hpp). */
+#ifndef SEAM_PREBUILT_LINKAGE
+#define SEAM_PREBUILT_LINKAGE SEAM_INLINE
+#endif
+
 /* A large program is built as several objects at once, one clang per CPU, and linked into one
  * (compiler/build/build_object.hpp): the build of part i of N gets -DSEAM_PARTS=N -DSEAM_PART=i
  * and keeps the programs k with k % N == i. Every map and global is then defined weak, so that

@@ -14,10 +14,6 @@
 #ifdef SEAM_STACK_COPY_LINKED
 int seam_stack_copy(struct pt_regs *ctx, __u64 *sc, __u64 frame0, __u64 chunks) __hidden;
 #else
-#ifndef SEAM_PREBUILT_LINKAGE
-#define SEAM_PREBUILT_LINKAGE static __always_inline
-#endif
-
 SEAM_PREBUILT_LINKAGE int seam_stack_copy(struct pt_regs *ctx, __u64 *sc, __u64 frame0, __u64 chunks)
 {
 	__u64 sp = ctx->sp, copied = 0;

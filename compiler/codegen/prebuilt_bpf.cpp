@@ -18,11 +18,12 @@ const PrebuiltBpf* find_prebuilt_bpf(std::string_view name) {
 
 std::string prebuilt_bpf_source(const PrebuiltBpf& p) {
   // SEAM_PARTS: its maps and globals are defined weak, as a part's are, so that the program's
-  // copies and these become one at the link. No license: the program that links it has one.
+  // copies and these become one at the link. SEAM_PREBUILT_LINKAGE before the prelude, which
+  // otherwise makes it inline. No license: the program that links it has one.
   std::string text = "/* seam's " + p.name +
                      ", built once with seam (compiler/codegen/prebuilt_bpf.hpp). */\n" +
-                     "#define SEAM_PARTS 1\n#define SEAM_PART 0\n#include \"seam_prelude.h\"\n" +
-                     "#define SEAM_PREBUILT_LINKAGE __hidden __noinline\n";
+                     "#define SEAM_PARTS 1\n#define SEAM_PART 0\n" +
+                     "#define SEAM_PREBUILT_LINKAGE __hidden __noinline\n#include \"seam_prelude.h\"\n";
   for (const std::string& h : p.headers) text += "#include \"" + h + "\"\n";
   return text;
 }
