@@ -40,22 +40,43 @@ static __always_inline int seam_py_gil_read(void *procs, __u32 tgid, struct seam
 }
 
 /* The current thread holds its interpreter's GIL: the GIL is locked and its last holder's
- * thread is this one. Three or four reads of user memory; any that fails says "not held". */
-static __always_inline int seam_py_gil_held(void *procs, __u32 tgid)
+ * thread is this one. Three or four reads of user memory, then the thread's fs base at
+ * `fsbase_at` (seam_py_gil_held below); any read that fails says "not held". Built with
+ * -DSEAM_PY_GIL_LINKED (a seam whose build could build it), it is the prebuilt object seam links
+ * into the program (compiler/codegen/prebuilt_bpf.hpp), not compiled with it; __hidden: the
+ * verifier checks it in its caller's context, as if it were inline. */
+#ifdef SEAM_PY_GIL_LINKED
+int seam_py_gil_held_at(void *procs, __u32 tgid, const void *fsbase_at) __hidden;
+#else
+SEAM_PREBUILT_LINKAGE int seam_py_gil_held_at(void *procs, __u32 tgid, const void *fsbase_at)
 {
 	struct seam_py_proc *p = 0;
 	__u64 base = 0;
 	int locked = 0;
 	if (seam_py_gil_read(procs, tgid, &p, &base, &locked) || locked != 1)
 		return 0;
-	__u64 holder = 0, thread_id = 0;
+	__u64 holder = 0, thread_id = 0, fsbase = 0;
 	if (bpf_probe_read_user(&holder, sizeof(holder), (void *)(base + p->holder)) || !holder)
 		return 0;
 	if (bpf_probe_read_user(&thread_id, sizeof(thread_id), (void *)(holder + p->thread_id)))
 		return 0;
 	/* glibc's and musl's pthread_self() is the thread's TCB, which the fs base points at. */
+	if (bpf_probe_read_kernel(&fsbase, sizeof(fsbase), fsbase_at))
+		return 0;
+	return thread_id != 0 && thread_id == fsbase;
+}
+#endif
+
+/* Where the kernel keeps the current thread's fs base: at this kernel's offset (kernel_types.h),
+ * or relocated to the running kernel's in a bundle (SEAM_PORTABLE), as SEAM_KERNEL_READ reads. */
+static __always_inline int seam_py_gil_held(void *procs, __u32 tgid)
+{
 	struct task_struct *task = bpf_get_current_task_btf();
-	return thread_id != 0 && thread_id == SEAM_KERNEL_READ(task, thread.fsbase);
+#ifdef SEAM_PORTABLE
+	return seam_py_gil_held_at(procs, tgid, __builtin_preserve_access_index(&task->thread.fsbase));
+#else
+	return seam_py_gil_held_at(procs, tgid, &task->thread.fsbase);
+#endif
 }
 
 /* The interpreter's GIL reads free (`locked` is 0): a take_gil entered now will not wait, unless

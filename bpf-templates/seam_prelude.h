@@ -34,9 +34,9 @@ typedef __u64 seam_ns;
 
 #define SEAM_INLINE static __always_inline
 
-/* seam's fixed functions (py_walk.h, stack_copy.h): inline in a program; a __hidden function of
- * its own in the object seam's build makes of each, whose source defines this first
- * (compiler/codegen/prebuilt_bpf.hpp). */
+/* seam's fixed functions (seam_record.h, py_gil.h, py_walk.h, stack_copy.h): inline in a
+ * program; a __hidden function of its own in the object seam's build makes of each, whose source
+ * defines this first (compiler/codegen/prebuilt_bpf.hpp). */
 #ifndef SEAM_PREBUILT_LINKAGE
 #define SEAM_PREBUILT_LINKAGE SEAM_INLINE
 #endif

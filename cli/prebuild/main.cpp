@@ -2,7 +2,8 @@
 // (CMakeLists.txt embeds it), so that a cold `seam run` compiles less:
 //   hook        the dynamic loader hook: a cold start runs one clang, for its rules, instead of two;
 //   py_walk,    functions that every program calling them links instead of compiling
-//   stack_copy  (compiler/codegen/prebuilt_bpf.hpp).
+//   stack_copy, (compiler/codegen/prebuilt_bpf.hpp)
+//   record, py_gil
 // They read only struct pt_regs (the x86-64 ABI's), task_struct's fs base through BTF, and the
 // kernel's uapi enums, so an object built against the build machine's BTF loads on any kernel
 // seam supports. Where one cannot be built here (no clang, no kernel BTF), OUT is left empty and
@@ -34,7 +35,7 @@ seam::build::BuildResult build(std::string_view what) {
 
 int main(int argc, char** argv) {
   if (argc != 3 || (std::string_view(argv[1]) != "hook" && !seam::codegen::find_prebuilt_bpf(argv[1]))) {
-    std::cerr << "usage: seam-prebuild hook|py_walk|stack_copy OUT\n";
+    std::cerr << "usage: seam-prebuild hook|py_walk|stack_copy|record|py_gil OUT\n";
     return 2;
   }
   seam::build::BuildResult built = build(argv[1]);

@@ -627,6 +627,8 @@ Generated generate(const plan::Program& program, const Options& options) {
     throw std::logic_error("generated C breaks the escaping invariant: " + broken);
   g.layout = program.plan;
   g.layout["generator"] = "seam";
+  if (!program.plan.records.empty() || options.exec_notices) g.prebuilt_calls.push_back(kRecord);
+  if (py_gil) g.prebuilt_calls.push_back(kPyGil);
   if (py_stack) g.prebuilt_calls.push_back(kPyWalk);
   if (stack_copy) g.prebuilt_calls.push_back(kStackCopy);
   return g;

@@ -23,9 +23,9 @@ struct Options {
 struct Generated {
   std::string c_source;
   nlohmann::json layout;  // plan::Plan as JSON plus the generator's version
-  // seam's own functions the program calls (prebuilt_bpf.hpp names: the Python frame walk for a
-  // pystack, the stack copy for a ustack), which its build links from seam's prebuilt objects
-  // where seam has them.
+  // seam's own functions the program calls (prebuilt_bpf.hpp names: a record's reserve and
+  // submit, the GIL's holder test, the Python frame walk for a pystack, the stack copy for a
+  // ustack), which its build links from seam's prebuilt objects where seam has them.
   std::vector<std::string> prebuilt_calls;
 };
 

@@ -14,10 +14,12 @@ namespace seam::codegen {
 
 inline constexpr const char* kPyWalk = "py_walk";        // py_walk.h, for a pystack (py_stack.h)
 inline constexpr const char* kStackCopy = "stack_copy";  // stack_copy.h, for a ustack's copy
+inline constexpr const char* kRecord = "record";         // seam_record.h's reserve and submit, to emit
+inline constexpr const char* kPyGil = "py_gil";          // py_gil.h's gil_held test
 
 struct PrebuiltBpf {
-  std::string name;                       // kPyWalk, kStackCopy: seam-prebuild's argument; seam_<name>.bpf.o
-  std::string linked_flag;                // what every rule build is told when seam has the object
+  std::string name;         // kPyWalk, ...: seam-prebuild's argument; seam_<name>.bpf.o
+  std::string linked_flag;  // -DSEAM_<NAME>_LINKED: every rule build gets it when seam has the object
   std::vector<std::string> headers;       // what its source includes after seam_prelude.h
   std::vector<std::string> kernel_types;  // for its kernel_types.h (py_gil.h reads task_struct)
 };

@@ -10,6 +10,8 @@ namespace seam::runtime {
 
 std::span<const uint8_t> prebuilt_py_walk();
 std::span<const uint8_t> prebuilt_stack_copy();
+std::span<const uint8_t> prebuilt_record();
+std::span<const uint8_t> prebuilt_py_gil();
 // By codegen::PrebuiltBpf::name; empty for a name that is none of them.
 std::span<const uint8_t> prebuilt_bpf_object(std::string_view name);
 
