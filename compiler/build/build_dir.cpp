@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "compiler/build/embedded.hpp"
+#include "compiler/build/helper_defs.hpp"
 
 namespace seam::build {
 
@@ -56,11 +57,23 @@ void remove_dir(const std::string& dir) {
 
 Result<void> write_embedded_headers(const std::filesystem::path& dir) {
   for (const char* name : embedded_header_names()) {
+    if (std::string_view(name) == kHelperDefs) continue;  // write_helper_defs(), with the program
     auto content = embedded::find(name);
     if (!content) return Error{std::string("embedded header missing from this build: ") + name};
     if (!write_file(dir / name, bpf_side_header(name, *content)))
       return Error{"cannot write the program into " + dir.string()};
   }
+  return {};
+}
+
+Result<void> write_helper_defs(const std::filesystem::path& dir, std::string_view c_source) {
+  std::vector<std::string_view> uses = {c_source};
+  for (const char* name : embedded_header_names())
+    if (std::string_view(name) != kHelperDefs) uses.push_back(embedded::find(name).value_or(""));
+  auto defs = embedded::find(kHelperDefs);
+  if (!defs) return Error{std::string("embedded header missing from this build: ") + kHelperDefs};
+  if (!write_file(dir / kHelperDefs, helper_defs_used_by(*defs, uses)))
+    return Error{"cannot write the program into " + dir.string()};
   return {};
 }
 

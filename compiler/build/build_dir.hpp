@@ -21,8 +21,14 @@ bool write_file(const std::filesystem::path& path, std::string_view text);
 // Removes `dir` and all in it, if it is not empty; errors are ignored (a leftover temp dir).
 void remove_dir(const std::string& dir);
 
-// The embedded headers, written into `dir` as clang includes them; the error names what failed.
+inline constexpr const char* kHelperDefs = "bpf_helper_defs.h";
+
+// The embedded headers but kHelperDefs, written into `dir` as clang includes them; the error
+// names what failed. A clang started ahead has them before the program is known.
 Result<void> write_embedded_headers(const std::filesystem::path& dir);
+// kHelperDefs for the program `c_source`: only the helpers it or a header names
+// (helper_defs.hpp). Written with the program, before any clang reads its main file.
+Result<void> write_helper_defs(const std::filesystem::path& dir, std::string_view c_source);
 
 // The flags a build compiles with, no path among them (part of the cache key).
 std::vector<std::string> compile_flags(const BuildOptions& options);

@@ -219,6 +219,10 @@ BuildResult build_in_work_dir(const std::string& c_source, const BuildOptions& o
     r.object = Error{"cannot write the program into " + r.work_dir};
     return r;
   }
+  if (Result<void> defs = write_helper_defs(dir, c_source); !defs) {
+    r.object = defs.failure();
+    return r;
+  }
 
   std::vector<std::string> linked;
   for (const LinkedObject& o : options.link_with) {
