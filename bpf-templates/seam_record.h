@@ -42,11 +42,12 @@ static __always_inline void seam_count_drop(__u32 rule_id) {
   if (n) *n += 1; /* per-CPU slot: no atomics needed */
 }
 
-/* seam_reserve and seam_submit are in every program that emits. Built with -DSEAM_RECORD_LINKED (a
- * seam whose build could build them), they are the prebuilt object seam links into the program
- * (compiler/codegen/prebuilt_bpf.hpp), not compiled with it: clang's time on a rule's code halves.
- * __hidden: the verifier checks them in their caller's context, as if inline, and the reserved
- * record's reference passes back to the caller. */
+/* seam_reserve and seam_submit are in every program that emits. Built with
+ * -DSEAM_RECORD_LINKED (a seam whose build could build them), they are the prebuilt object seam
+ * links into the program (compiler/codegen/prebuilt_bpf.hpp), not compiled with it: inline, LLVM
+ * optimized them again in every caller (docs/BENCHMARK.md, "Stop 37"). __hidden: the verifier
+ * checks them in their caller's context, as if inline, and the reserved record's reference
+ * passes back to the caller. */
 #ifdef SEAM_RECORD_LINKED
 void *seam_reserve(__u32 rule_id, __u32 size) __hidden;
 void seam_submit(void *rec) __hidden;
