@@ -84,7 +84,11 @@ std::vector<std::string> compile_flags(const BuildOptions& options) {
   std::vector<std::string> flags = {"-target", "bpf", "-O2", "-g", "-D__TARGET_ARCH_x86",
                                     "-DBPF_NO_PRESERVE_ACCESS_INDEX",
                                     // a chain of 1024 operands (docs/language.md, "Limits") nests as deep
-                                    "-fbracket-depth=2048"};
+                                    "-fbracket-depth=2048",
+                                    // C89's implicit declaration would build a call to no helper
+                                    // (a declaration write_helper_defs() left out) that only the
+                                    // load refuses
+                                    "-Werror=implicit-function-declaration"};
   flags.insert(flags.end(), options.extra_flags.begin(), options.extra_flags.end());
   return flags;
 }
