@@ -1,9 +1,9 @@
 // seam-prebuild WHAT OUT: builds one of seam's own BPF objects at seam's build time
 // (CMakeLists.txt embeds it), so that a cold `seam run` compiles less:
 //   hook        the dynamic loader hook: a cold start runs one clang, for its rules, instead of two;
-//   py_walk,    functions that every program calling them links instead of compiling
-//   stack_copy, (compiler/codegen/prebuilt_bpf.hpp)
-//   record, py_gil
+//   py_walk, stack_copy, record, py_gil
+//               functions that every program calling them links instead of compiling
+//               (compiler/codegen/prebuilt_bpf.hpp).
 // They read only struct pt_regs (the x86-64 ABI's), task_struct's fs base through BTF, and the
 // kernel's uapi enums, so an object built against the build machine's BTF loads on any kernel
 // seam supports. Where one cannot be built here (no clang, no kernel BTF), OUT is left empty and
