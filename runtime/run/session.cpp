@@ -41,6 +41,12 @@ uint64_t count_open_fds() {
   return n;
 }
 
+// The address as asked for, with the port the server bound: "127.0.0.1:0" names the free port
+// the kernel chose, so that a script or test can ask for any port and read back which.
+std::string served_address(const std::string& listen, uint16_t port) {
+  return listen.substr(0, listen.rfind(':') + 1) + std::to_string(port);
+}
+
 }  // namespace
 
 Session::Session(SessionOptions options)
@@ -425,7 +431,7 @@ bool Session::serve_metrics() {
   else
     notice(Notice{plan::Severity::Info,
                   notice_id(NoticeKind::Listening),
-                  "metrics on http://" + options_.listen + "/metrics",
+                  "metrics on http://" + served_address(options_.listen, metrics_->port()) + "/metrics",
                   {},
                   0});
   return true;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <set>
 
 #include "support/e2e_helpers.hpp"
@@ -75,6 +76,23 @@ TEST(HealthMetrics, FilesProbesAndUnavailableProbesOfAKnownRun) {
   }
   caller.send_line("go");
   EXPECT_TRUE(caller.wait_for_line("done", 20s));
+}
+
+// `--listen 127.0.0.1:0` takes any free port and the listening notice names it: scripts (the GPU
+// check) ask for one this way instead of guessing a port that something else may hold.
+TEST(HealthMetrics, PortZeroServesOnTheFreePortTheNoticeNames) {
+  SEAM_REQUIRE_ROOT();
+  TempDir dir;
+  std::string rules = dir.write("z.seam", "use cuda\nrule r on cuda.stream_sync alert info \"x\"\n");
+  SeamRun seam(dir.path(), {rules, "--listen", "127.0.0.1:0"});
+  ASSERT_TRUE(seam.wait_for_notice("listening", "metrics on http://127.0.0.1:", 60s)) << seam.stderr_text();
+  std::string message = seam.notices("listening").at(0).value("message", "");
+  const std::string prefix = "metrics on http://127.0.0.1:";
+  ASSERT_EQ(message.rfind(prefix, 0), 0U) << message;
+  int port = std::atoi(message.c_str() + prefix.size());
+  ASSERT_GT(port, 0) << message;
+  EXPECT_EQ(message, prefix + std::to_string(port) + "/metrics");
+  EXPECT_EQ(http_get("http://127.0.0.1:" + std::to_string(port) + "/healthz"), "ok\n");
 }
 
 }  // namespace
