@@ -15,7 +15,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 mode=${1:-}
 kit=$(realpath -m "${2:-$here/gpu-kit}")
 nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
-port=${SEAM_GPU_CHECK_PORT:-9409}
+port=${SEAM_GPU_CHECK_PORT:-9409}  # 0: any free port (seam's listening notice names it)
 
 prepare() {
   local seam=${SEAM:-$here/build/seam}
@@ -56,14 +56,21 @@ run() {
   # Started directly (not in a subshell), so that $! is seam itself and SIGTERM reaches it.
   "$loader" --library-path "$kit/lib" "$kit/seam" run "$kit/default-pack.seamb" --listen "127.0.0.1:$port" \
     --output "json:$OUT/alerts.jsonl" 2>"$OUT/seam-stderr.txt" &
-  local seam_pid=$!
+  seam_pid=$!  # global: the EXIT trap runs after run() has returned
   trap 'kill -TERM "$seam_pid" 2>/dev/null; wait "$seam_pid" 2>/dev/null' EXIT
+  # Serving /metrics comes after "ready"; its notice names the port (the free one for port 0).
   for _ in $(seq 600); do
-    grep -q '"notice":"ready"' "$OUT/alerts.jsonl" 2>/dev/null && break
-    kill -0 "$seam_pid" 2>/dev/null || { echo "seam exited before it was ready" >>"$summary"; cat "$OUT/seam-stderr.txt" >&2; exit 1; }
+    grep -q '"notice":"listening"' "$OUT/alerts.jsonl" 2>/dev/null && break
+    kill -0 "$seam_pid" 2>/dev/null || {
+      echo "seam exited before it served metrics" >>"$summary"
+      cat "$OUT/seam-stderr.txt" >&2
+      exit 1
+    }
     sleep 0.1
   done
   grep -o '"notice":"ready"[^}]*' "$OUT/alerts.jsonl" >>"$summary" || echo "seam: no ready notice" >>"$summary"
+  port=$(sed -n 's|.*"notice":"listening".*metrics on http://[^"]*:\([0-9]*\)/metrics.*|\1|p' "$OUT/alerts.jsonl" | head -1)
+  [[ -n $port ]] || { echo "seam: no listening notice" >>"$summary"; exit 1; }
 
   local program_rc=0 python_rc=skipped
   LD_LIBRARY_PATH="$kit/lib" "$kit/gpuspin" 5 20 1000 >"$OUT/program.txt" 2>&1 &
@@ -83,7 +90,7 @@ run() {
   fi
   sleep 1.5  # one metrics tick: the windowed rules and the counters see the last calls
   http_get /metrics >"$OUT/metrics.txt" 2>/dev/null || echo "metrics: unreachable" >>"$summary"
-  kill -TERM "$seam_pid"
+  kill -TERM "$seam_pid" 2>/dev/null || echo "seam had exited before the end" >>"$summary"
   wait "$seam_pid" || echo "seam exit $?" >>"$summary"
   trap - EXIT
   echo "alerts by rule:" >>"$summary"

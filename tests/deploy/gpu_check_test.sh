@@ -21,7 +21,7 @@ for f in seam default-pack.seamb gpuspin libgpuspin.so gil.py; do [[ -e $work/ki
 ls "$work"/kit/lib/libcudart.so.* >/dev/null || fail "the kit has no libcudart"
 mkdir -p "$work/nobin" "$work/out"
 # As on the GPU machine: no clang (nothing on PATH but the basics), the kit alone.
-OUT=$work/out PATH=/usr/bin:/bin SEAM_CLANG=/nonexistent/clang PYTHON=$python SEAM_GPU_CHECK_PORT=$((20000 + $$ % 20000)) \
+OUT=$work/out PATH=/usr/bin:/bin SEAM_CLANG=/nonexistent/clang PYTHON=$python SEAM_GPU_CHECK_PORT=0 \
   bash "$src/scripts/gpu-check.sh" run "$work/kit" >"$work/run.log" 2>&1 || fail "run: $(cat "$work/run.log")"
 summary=$(cat "$work/out/summary.txt")
 grep -q '"notice":"ready"' "$work/out/alerts.jsonl" || fail "seam did not get ready on the bundle"
