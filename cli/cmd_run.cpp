@@ -417,9 +417,9 @@ Command add_run(CLI::App& parent) {
   app->add_option("--cgroup", flags->cgroup,
                   "Trace only this cgroup v2 subtree (a path under the v2 mount: /sys/fs/cgroup, or "
                   "/sys/fs/cgroup/unified on hybrid hosts)");
-  app->add_option(
-         "--listen", flags->listen,
-         "Serve Prometheus /metrics and /healthz here (default 127.0.0.1:9401; off or none: not at all)")
+  app->add_option("--listen", flags->listen,
+                  "Serve Prometheus /metrics and /healthz here (default 127.0.0.1:9401; port 0: a free port, "
+                  "which the listening notice names; off or none: not at all)")
       ->each([flags](const std::string&) { flags->listen_given = true; });
   app->add_option("--ringbuf-size", flags->ringbuf_kib,
                   "Ring buffer size in KiB, a power of two (default 4096)");
