@@ -15,7 +15,17 @@ struct {
  * may be a key of seam_scope. It is tested before the hash: an array lookup the verifier inlines,
  * so a process outside every scope returns without hashing. `seam run` sizes it from pid_max
  * and writes it through mmap; an object loaded alone has one entry. A tgid past the end is
- * looked up in the hash. Bytes, not bits: a byte store needs no atomic read-modify-write. */
+ * looked up in the hash. Bytes, not bits: a byte store needs no atomic read-modify-write.
+ * A byte with SEAM_SCOPE_EXACT set holds the key's bits themselves (all among the first seven,
+ * as with up to seven scopes in a run), so a process in scope is answered without the hash too;
+ * any other non-zero byte says "look in the hash" (runtime/run/scope_keeper.cpp writes the same). */
+#define SEAM_SCOPE_EXACT 0x80
+
+static __always_inline __u8 seam_scope_byte_of(__u64 bits)
+{
+	return !bits ? 0 : bits < SEAM_SCOPE_EXACT ? (__u8)(SEAM_SCOPE_EXACT | bits) : 1;
+}
+
 struct {
   __uint(type, BPF_MAP_TYPE_ARRAY);
   __type(key, __u32);

@@ -105,10 +105,17 @@ void ScopeKeeper::create_any_map() {
   }
 }
 
+// The byte of a key holding `bits` (seam_scope.h, seam_scope_byte_of): 0 for none, the bits with
+// kScopeExact when all are among the first seven, else 1 ("look in the hash").
+uint8_t scope_byte_of(uint64_t bits) {
+  if (!bits) return 0;
+  return bits < kScopeExact ? static_cast<uint8_t>(kScopeExact | bits) : 1;
+}
+
 // Set after the key is added, cleared before it is deleted: a set byte always finds its key.
-void ScopeKeeper::mark(uint32_t tgid, bool in_scope) {
+void ScopeKeeper::mark(uint32_t tgid, uint64_t bits) {
   if (any_bytes_ && tgid < any_size_)
-    std::atomic_ref<uint8_t>(any_bytes_[tgid]).store(in_scope ? 1 : 0, std::memory_order_release);
+    std::atomic_ref<uint8_t>(any_bytes_[tgid]).store(scope_byte_of(bits), std::memory_order_release);
 }
 
 uint64_t ScopeKeeper::bit_of(plan::ScopeKind kind, const std::string& argument) {
@@ -182,12 +189,12 @@ std::optional<std::string> ScopeKeeper::add(pid_t pid) {
   uint64_t held = 0;
   bool had = bpf_map_lookup_elem(fd_, &key, &held) == 0;
   if (had && (held | bits) == held) {
-    mark(key, true);  // set again at every rescan: one store, and a byte a race left clear is mended
+    mark(key, held);  // set again at every rescan: one store, and a byte a race left clear is mended
     return std::nullopt;
   }
   uint64_t value = held | bits;
   if (bpf_map_update_elem(fd_, &key, &value, BPF_ANY) != 0) return std::nullopt;  // full: E2BIG
-  mark(key, true);
+  mark(key, value);
   if (had) return std::nullopt;
   return "pid " + std::to_string(pid) + " (" + comm_of(pid) + ")";
 }
@@ -203,7 +210,7 @@ std::vector<std::string> ScopeKeeper::scan() {
     if (access(("/proc/" + std::to_string(key)).c_str(), F_OK) != 0) gone.push_back(key);
   }
   for (uint32_t k : gone) {
-    mark(k, false);
+    mark(k, 0);
     bpf_map_delete_elem(fd_, &k);
   }
   for (pid_t pid : discover::running_pids())

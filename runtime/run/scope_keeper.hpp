@@ -11,10 +11,11 @@
 // processes gone without an exit seen. Membership stays until exit.
 //
 // Beside it, seam_scope_any holds one byte per tgid (pid_max of them), set while the tgid is a
-// key: the programs test it first, an inlined array lookup, and look the hash up only for a
-// process that is in some scope. This side writes the bytes through mmap (a byte store, as the
-// kernel's fork and exit programs do); where the array cannot be mapped it has one entry with
-// every byte set, so every process is looked up in the hash as before.
+// key: the programs test it first, an inlined array lookup. The byte holds the key's bits
+// themselves while they are among the first seven (scope_byte_of), so the programs look the hash
+// up only for a process holding a later bit. This side writes the bytes through mmap (a byte
+// store, as the kernel's fork and exit programs do); where the array cannot be mapped it has one
+// entry with every byte 1 ("look in the hash"), so every process is looked up there as before.
 #include <sys/types.h>
 
 #include <cstdint>
@@ -26,6 +27,10 @@
 #include "compiler/plan/plan.hpp"
 
 namespace seam::runtime {
+
+// seam_scope_any's flag for a byte that holds its key's bits (SEAM_SCOPE_EXACT in seam_scope.h).
+inline constexpr uint8_t kScopeExact = 0x80;
+uint8_t scope_byte_of(uint64_t bits);
 
 class ScopeKeeper {
  public:
@@ -66,7 +71,7 @@ class ScopeKeeper {
   bool maps_workload_library(pid_t pid) const;
   std::optional<std::string> add(pid_t pid);
   void create_any_map();
-  void mark(uint32_t tgid, bool in_scope);
+  void mark(uint32_t tgid, uint64_t bits);
 
   int fd_ = -1;
   int any_fd_ = -1;

@@ -21,6 +21,7 @@
 #include <regex>
 
 #include "compiler/plan/cgroup_path.hpp"
+#include "runtime/run/scope_keeper.hpp"
 #include "support/seam_process.hpp"
 #include "support/test_support.hpp"
 
@@ -108,14 +109,20 @@ bool in_some_scope_map(pid_t pid) {
   });
 }
 
-// Whether any seam_scope_any array has the byte of `pid` set: the test the programs make before
-// the hash (bpf-templates/seam_scope.h).
-bool marked_in_some_scope_array(pid_t pid) {
-  return some_map_named("seam_scope_any", [&](int fd) {
+// The byte of `pid` in a seam_scope_any array that has it set (0: none has): the test the programs
+// make before the hash (bpf-templates/seam_scope.h; kScopeExact with the bits, or 1).
+uint8_t scope_array_byte(pid_t pid) {
+  uint8_t found = 0;
+  some_map_named("seam_scope_any", [&](int fd) {
     uint32_t key = static_cast<uint32_t>(pid) / 8;
     uint8_t bytes[8] = {};
-    return bpf_map_lookup_elem(fd, &key, bytes) == 0 && bytes[pid % 8] != 0;
+    if (bpf_map_lookup_elem(fd, &key, bytes) == 0 && bytes[pid % 8] != 0) found = bytes[pid % 8];
+    return found != 0;
   });
+  return found;
+}
+bool marked_in_some_scope_array(pid_t pid) {
+  return scope_array_byte(pid) != 0;
 }
 
 TEST(Scope, AWorkloadAlertsAndABystanderDoingTheSameWaitsDoesNot) {
@@ -151,7 +158,9 @@ TEST(Scope, AProcessThatDlopensTheCudaRuntimeLateEntersTheScope) {
   ASSERT_TRUE(seam.wait_for_notice("scope-entered", "pid " + std::to_string(w.pid) + " ", seconds(10)))
       << seam.stderr_text();
   EXPECT_TRUE(in_some_scope_map(w.pid));
-  EXPECT_TRUE(marked_in_some_scope_array(w.pid));  // user space marks the processes it adds
+  // User space marks the processes it adds; the workload selector is the run's only one (bit 0),
+  // so the byte holds that bit itself and the programs need no hash lookup.
+  EXPECT_EQ(scope_array_byte(w.pid), runtime::kScopeExact | 1);
   w.child.send_line("go");
   w.finish();
   EXPECT_TRUE(wait_alert(seam, "futex_wait_slow", w.pid)) << seam.stderr_text();
@@ -182,6 +191,56 @@ TEST(Scope, AnExitedProcessLeavesTheScopeMap) {
   w.run();
   EXPECT_TRUE(wait_until([&] { return !in_some_scope_map(w.pid); }, seconds(5)));
   EXPECT_FALSE(marked_in_some_scope_array(w.pid));  // cleared before the key is deleted
+}
+
+// A process in one file's scope is in no other's: its byte holds its one bit (kScopeExact), and the
+// file whose selector it does not match (another bit) gets no alert for the same waits.
+TEST(Scope, AProcessInOneScopeIsNotInAnother) {
+  SEAM_REQUIRE_ROOT();
+  TempDir dir;
+  Workload w("futex", "20");
+  auto file = [&](const std::string& name, const std::string& pattern) {
+    return dir.write(name + ".seam", "use syscalls\nscope comm \"" + pattern + "\"\nrule " + name +
+                                         " on syscalls.futex where duration > 1ms\n    alert info \"waited "
+                                         "{duration}\" with pid\n    limit 1000000 per 1s\n");
+  };
+  SeamRun seam(dir.path(), {file("in_scope", "pack_workload"), file("other_scope", "zz*")});
+  ASSERT_TRUE(seam.wait_for_notice("ready", "probes attached", seconds(60))) << seam.stderr_text();
+  ASSERT_TRUE(seam.wait_for_notice("scope-entered", "pid " + std::to_string(w.pid) + " ", seconds(10)))
+      << seam.stderr_text();
+  EXPECT_NE(scope_array_byte(w.pid) & runtime::kScopeExact, 0);
+  w.run();
+  EXPECT_TRUE(wait_alert(seam, "in_scope", w.pid)) << seam.stderr_text();
+  EXPECT_EQ(alerts_for(seam, "other_scope", w.pid), 0u);  // the same waits, evaluated by one program
+}
+
+// Past seven scopes in a run, a process's bits no longer fit its byte (kScopeExact), and the
+// programs look them up in the hash: eight comm selectors that all match the workload give it
+// bits 0 to 7, and each file's rule still alerts for it; a ninth that does not match stays silent.
+TEST(Scope, BitsPastTheByteAreLookedUpInTheHash) {
+  SEAM_REQUIRE_ROOT();
+  TempDir dir;
+  Workload w("futex", "20");  // no workload library: in scope by its name alone
+  const std::vector<std::string> matching = {"pack_workload", "pack_workloa*", "pack_work*", "pack_wor*",
+                                             "pack_*",        "pack*",         "p*",         "*load"};
+  std::vector<std::string> args;
+  for (size_t i = 0; i <= matching.size(); ++i) {
+    std::string pattern = i < matching.size() ? matching[i] : "seamnomatch*";
+    args.push_back(
+        dir.write("c" + std::to_string(i) + ".seam",
+                  "use syscalls\nscope comm \"" + pattern + "\"\nrule r" + std::to_string(i) +
+                      " on syscalls.futex where duration > 1ms\n    alert info \"waited {duration}\" "
+                      "with pid\n    limit 1000000 per 1s\n"));
+  }
+  SeamRun seam(dir.path(), args);
+  ASSERT_TRUE(seam.wait_for_notice("ready", "probes attached", seconds(60))) << seam.stderr_text();
+  ASSERT_TRUE(seam.wait_for_notice("scope-entered", "pid " + std::to_string(w.pid) + " ", seconds(10)))
+      << seam.stderr_text();
+  EXPECT_EQ(scope_array_byte(w.pid), 1);  // "look in the hash"
+  w.run();
+  for (size_t i = 0; i < matching.size(); ++i)
+    EXPECT_TRUE(wait_alert(seam, "r" + std::to_string(i), w.pid)) << "r" << i << " (" << matching[i] << ")";
+  EXPECT_EQ(alerts_for(seam, "r" + std::to_string(matching.size()), w.pid), 0u);
 }
 
 // A cgroup made for the test under the v2 mount (/sys/fs/cgroup/unified on hybrid hosts), with
