@@ -4,14 +4,17 @@ process outside every rule's scope (no workload library) and in a workload proce
 the fixture libcudart), with nothing running, with the default pack (rules/), and with bpftrace
 running the playbook's "syscalls over 1 ms" script, and with two floors (bpftrace programs that
 return at once: FLOOR_SCRIPTS). CPU time per operation, median of reps. Then,
-per tracer, one more bystander run with kernel.bpf_stats_enabled=1: the run_time_ns/run_cnt of
-each program the tracer loaded that ran, and their sum per syscall of the loop (separately from
-the timed runs, since the stats themselves cost time)."""
+per tracer, one more bystander run and one more workload run with kernel.bpf_stats_enabled=1:
+the run_time_ns/run_cnt of each program the tracer loaded that ran, their sum per syscall of the
+getppid loop, and their sum per write() (separately from the timed runs, since the stats
+themselves cost time). The workload's write programs run past the scope test, the bystander's
+return at it: the difference is what being in scope costs in the programs themselves."""
 import json
 import os
 import re
 import statistics
 import subprocess
+import time
 
 from . import tracers
 from .cost import prog_stats, set_bpf_stats
@@ -45,9 +48,20 @@ tracepoint:raw_syscalls:sys_exit /pid == 0/ { @x = count(); }
 }
 
 
-def one(art, calls, library):
-    cmd = [art.host_tax, str(calls)] + ([library] if library else [])
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+def one(art, calls, library, in_scope=None):
+    """One run of the workload. With in_scope (a test of its pid), only its writes, once the test
+    holds (10 s at most: then it runs anyway, and its figures say it was not in scope)."""
+    if in_scope is None:
+        cmd = [art.host_tax, str(calls)] + ([library] if library else [])
+        out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    else:
+        p = subprocess.Popen([art.host_tax, str(calls), library or "-", "write"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+        p.stdout.readline()  # "ready": the library is mapped
+        deadline = time.monotonic() + 10
+        while not in_scope(p.pid) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        out, _ = p.communicate("go\n")
     m = LINE.search(out)
     return float(m.group(1)), float(m.group(2)), float(m.group(3))
 
@@ -69,29 +83,40 @@ def typed_stats():
             for p in json.loads(out or "[]")}
 
 
-def in_kernel(art, calls, mine, log, name):
-    """The programs in `mine` (ids) that ran during one bystander run, with bpf_stats on. run_cnt
-    counts every process's syscalls in that time (the host's too), so the sum is taken per run:
-    `per_syscall_ns` adds ns_per_run of the programs that ran at least once per call of the loop
-    (those on every syscall)."""
-    old = set_bpf_stats(1)
-    try:
-        before = {i: v for i, v in typed_stats().items() if i in mine}
-        one(art, calls, "")
-        after = {i: v for i, v in typed_stats().items() if i in mine}
-    finally:
-        set_bpf_stats(old)
-    progs = []
-    for pid, (pname, cnt, ns) in sorted(after.items()):
-        b = before.get(pid, (pname, 0, 0))
-        if cnt - b[1] > 0:
-            progs.append({"name": pname, "run_cnt": cnt - b[1], "run_time_ns": ns - b[2],
-                          "ns_per_run": round((ns - b[2]) / (cnt - b[1]), 1)})
+def in_kernel(art, calls, mine, log, name, who="bystander", library="", in_scope=lambda pid: True):
+    """The programs in `mine` (ids) that ran during one run of `who`, with bpf_stats on. run_cnt
+    counts every process's syscalls in that time (the host's too), so the sums are taken per run:
+    `per_syscall_ns` adds ns_per_run of the programs that ran at least once per call of the getppid
+    loop (those on every syscall); `per_write_ns` those that ran at least once per write() in a
+    second run that makes only the writes (calls / 10 of them: the write tracepoints' programs),
+    once `in_scope` holds for its pid."""
+    def ran(only_writes):
+        old = set_bpf_stats(1)
+        try:
+            before = {i: v for i, v in typed_stats().items() if i in mine}
+            one(art, calls, library, in_scope if only_writes else None)
+            after = {i: v for i, v in typed_stats().items() if i in mine}
+        finally:
+            set_bpf_stats(old)
+        progs = []
+        for pid, (pname, cnt, ns) in sorted(after.items()):
+            b = before.get(pid, (pname, 0, 0))
+            if cnt - b[1] > 0:
+                progs.append({"name": pname, "run_cnt": cnt - b[1], "run_time_ns": ns - b[2],
+                              "ns_per_run": round((ns - b[2]) / (cnt - b[1]), 1)})
+        return progs
+
+    progs = ran(False)
     every = [p for p in progs if p["run_cnt"] >= calls]
-    r = {"programs": progs, "per_syscall_ns": round(sum(p["ns_per_run"] for p in every), 1)}
-    log(f"  in-kernel {name:<9} {r['per_syscall_ns']:6.1f} ns per syscall in the programs on every syscall ("
-        + ", ".join(f"{p['name']} {p['ns_per_run']} ns x {p['run_cnt']}" for p in every) + "); others: "
-        + ", ".join(f"{p['name']} {p['ns_per_run']} ns x {p['run_cnt']}" for p in progs if p not in every))
+    writes = [p for p in ran(True) if p["run_cnt"] >= calls // 10]
+    r = {"programs": progs, "per_syscall_ns": round(sum(p["ns_per_run"] for p in every), 1),
+         "write_programs": writes, "per_write_ns": round(sum(p["ns_per_run"] for p in writes), 1)}
+
+    def listed(ps):
+        return ", ".join(f"{p['name']} {p['ns_per_run']} ns x {p['run_cnt']}" for p in ps)
+    log(f"  in-kernel {name:<9} {who:<9} {r['per_syscall_ns']:6.1f} ns per syscall in the programs on every syscall ("
+        + listed(every) + f"); {r['per_write_ns']:6.1f} ns per write ({listed(writes)}); others: "
+        + listed([p for p in progs if p not in every]))
     return r
 
 
@@ -104,7 +129,11 @@ def measure(art, calls, reps, warm_cache, log):
     seam.start(timeout=180)
     try:
         out["seam_pack"] = rows_for(art, calls, reps)
-        out["seam_pack_in_kernel"] = in_kernel(art, calls, set(prog_stats()) - existing, log, "seam")
+        ours = set(prog_stats()) - existing
+        out["seam_pack_in_kernel"] = in_kernel(art, calls, ours, log, "seam")
+        out["seam_pack_in_kernel_workload"] = in_kernel(
+            art, calls, ours, log, "seam", "workload", art.fixture,
+            lambda pid: any(f"pid {pid} " in n["message"] and "in scope" in n["message"] for n in seam.notices()))
     finally:
         seam.stop()
     log(f"  seam:     {out['seam_pack']}")
