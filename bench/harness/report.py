@@ -17,11 +17,15 @@ def targets(r):
         ]
     if "start_stop" in r:
         s = r["start_stop"]
+        # Judged on the alternated runs where the harness made them (startstop.pair_against_bpftrace).
+        alternated = s.get("pair_vs_bpftrace")
+        pair_seam = (alternated["seam"] if alternated else s["pair_cold"])["ready_ms"]
+        pair_bt = (alternated["bpftrace"] if alternated else s["bpftrace"])["ready_ms"]
         rows += [
             ("cold start < 1 s", f"{s['seam_cold']['ready_ms']:.0f} ms", s["seam_cold"]["ready_ms"] < 1000),
             ("cold start <= bpftrace (gil+malloc)",
-             f"{s['pair_cold']['ready_ms']:.0f} vs {s['bpftrace']['ready_ms']:.0f} ms",
-             s["pair_cold"]["ready_ms"] <= s["bpftrace"]["ready_ms"]),
+             f"{pair_seam:.0f} vs {pair_bt:.0f} ms" + (" (alternated)" if "pair_vs_bpftrace" in s else ""),
+             pair_seam <= pair_bt),
             ("bundle cold start <= 100 ms", f"{s['bundle_cold']['ready_ms']:.0f} ms ({s['bundle_cold'].get('ready_cpu_ms', float('nan')):.0f} ms CPU)",
              s["bundle_cold"]["ready_ms"] <= 100),
             ("warm start < 150 ms", f"{s['seam_warm']['ready_ms']:.0f} ms", s["seam_warm"]["ready_ms"] < 150),
@@ -157,6 +161,13 @@ def table(r):
                          + ("" if att is None else f" (load+attach {att:.0f})")
                          + f", CPU {wa[k]['ready_cpu_ms']:.0f} ms median "
                          f"{wa[k]['mean_cpu_ms']:.1f} mean; samples {sorted(round(x) for x in wa[k]['samples_ready_ms'])}")
+        pb = st.get("pair_vs_bpftrace")
+        if pb:
+            L.append(f"   cold start of gil+malloc, alternating with bpftrace on the same functions "
+                     f"({len(pb['seam']['samples_ready_ms'])} runs each):")
+            for k in ("seam", "bpftrace"):
+                L.append(f"     {k:<8} ready {pb[k]['ready_ms']:6.1f} ms median; "
+                         f"samples {sorted(round(x) for x in pb[k]['samples_ready_ms'])}")
         ol = st.get("one_liner")
         if ol:
             L.append(f"   one-liner `seam run -e '{ol['rule']}' -c '{ol['command']}'`: ready cold "

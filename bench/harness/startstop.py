@@ -193,6 +193,29 @@ def one_liner(art, reps, cudart, log):
     return {"rule": ONE_LINER, "command": command, "seam_cold": cold, "seam_warm": warm, "bpftrace": summarize(bt)}
 
 
+def pair_against_bpftrace(art, pair, script, reps, log):
+    """The pair cold (a fresh cache each run) and bpftrace on the same functions, one after the
+    other `reps` times: the issue's comparison, judged on runs that share the machine's state,
+    rather than on two blocks of runs minutes apart."""
+    runs = {"seam": [], "bpftrace": []}
+
+    def seam():
+        runs["seam"].append(one_seam_run(art, tempfile.mkdtemp(prefix="seam-bench-pair-bt-"), "seam-pair-cold",
+                                         pair, remove_cache=True))
+
+    def bpftrace():
+        t = tracers.Bpftrace(art, script, "bpftrace-pair")
+        ready_s = t.start()
+        runs["bpftrace"].append({"ready_s": ready_s, "stop_s": t.stop()})
+
+    for rep in range(reps):
+        for run in ((seam, bpftrace) if rep % 2 == 0 else (bpftrace, seam)):  # neither always first
+            run()
+        log(f"  gil+malloc cold / bpftrace, rep {rep + 1}/{reps}: ready {runs['seam'][-1]['ready_s'] * 1e3:7.1f} / "
+            f"{runs['bpftrace'][-1]['ready_s'] * 1e3:7.1f} ms")
+    return {k: summarize(v) for k, v in runs.items()}
+
+
 def measure(art, reps, log, against=None):
     """The whole default pack (rules/), and its two CUDA/GIL rules alone (gil.seam, malloc.seam),
     which is what the bpftrace script does too. `against`: another build's seam, whose warm and cold
@@ -229,5 +252,6 @@ def measure(art, reps, log, against=None):
     out["bpftrace"] = summarize(bt)
     out["bpftrace"]["killed"] = sum(1 for r in bt if r["killed"])
     out["bpftrace_script"] = script
+    out["pair_vs_bpftrace"] = pair_against_bpftrace(art, pair, script, 2 * reps, log)
     out["one_liner"] = one_liner(art, reps, cudarts[0], log)
     return out
